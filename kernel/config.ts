@@ -1,0 +1,123 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** The service configuration. The only place that reads `process.env`. */
+export interface KernelConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  storage: 'json' | 'postgres' | 'mongodb';
+  databaseUrl?: string;
+  mongodbUrl?: string;
+  allowPrivateNetworks: boolean;
+  authDisabled: boolean;
+  /** Undefined: generated once and kept by the storage. */
+  sessionSecret?: string;
+  browserEngine: 'playwright' | 'puppeteer';
+  browserExecutablePath?: string;
+  browserWsEndpoint?: string;
+  maxConcurrentRuns: number;
+  providerBaseUrls: { A?: string; B?: string; C?: string };
+  useNovnc: boolean;
+  novncPort: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Extra modules (npm names or paths) that contribute providers and plugins. */
+  modules: string[];
+  /** Behind a reverse proxy: trust its X-Forwarded-* headers (for the Secure cookie flag). */
+  trustProxy: boolean;
+}
+
+/** A bad configuration value: the message is one line naming the variable. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = text(env, name);
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `is "${value}"; expected one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const value = text(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(name, `is "${env[name]}"; expected true or false`);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = text(env, name);
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(name, `is "${value}"; expected a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, not ${parsed.protocol}`);
+  }
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): KernelConfig {
+  const storage = oneOf(env, 'STORAGE', ['json', 'postgres', 'mongodb'] as const, 'json');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const mongodbUrl = url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']);
+  if (storage === 'postgres' && !databaseUrl) throw new ConfigError('DATABASE_URL', 'is required when STORAGE=postgres');
+  if (storage === 'mongodb' && !mongodbUrl) throw new ConfigError('MONGODB_URL', 'is required when STORAGE=mongodb');
+  const sessionSecret = text(env, 'SESSION_SECRET');
+  if (sessionSecret !== undefined && sessionSecret.length < 32) {
+    throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters long');
+  }
+  const web = ['http:', 'https:'];
+  return {
+    port: integer(env, 'PORT', 11345, 0, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
+    storage,
+    databaseUrl,
+    mongodbUrl,
+    allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
+    authDisabled: bool(env, 'AUTH_DISABLED', false),
+    sessionSecret,
+    browserEngine: oneOf(env, 'BROWSER_ENGINE', ['playwright', 'puppeteer'] as const, 'playwright'),
+    browserExecutablePath: text(env, 'BROWSER_EXECUTABLE_PATH'),
+    browserWsEndpoint: url(env, 'BROWSER_WS_ENDPOINT', ['ws:', 'wss:', 'http:', 'https:']),
+    maxConcurrentRuns: integer(env, 'MAX_CONCURRENT_RUNS', Math.max(1, os.availableParallelism()), 1, 1024),
+    providerBaseUrls: {
+      A: url(env, 'PROVIDER_A_BASE_URL', web),
+      B: url(env, 'PROVIDER_B_BASE_URL', web),
+      C: url(env, 'PROVIDER_C_BASE_URL', web),
+    },
+    useNovnc: bool(env, 'USE_NOVNC', false),
+    novncPort: integer(env, 'NOVNC_PORT', 54311, 1, 65535),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    modules: (text(env, 'TASKLOOM_MODULES') ?? '').split(',').map((m) => m.trim()).filter(Boolean),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+  };
+}

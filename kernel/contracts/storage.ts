@@ -1,0 +1,127 @@
+import type {
+  CredentialRecord,
+  ExecutionRecord,
+  ExecutionStatus,
+  ExecutionSummary,
+  SessionRecord,
+  TaskRecord,
+  UserRecord,
+} from './records.js';
+
+export const STORAGE_CONTRACT_VERSION = 1;
+
+/**
+ * A keyed set of documents. Every method resolves only after the change is durable:
+ * an acknowledged write survives a crash (kill -9, power loss on a disk that honours fsync).
+ * Writes to one store are serialized, so concurrent `update` calls never lose a change.
+ * Returned documents are copies: mutating them changes nothing stored.
+ */
+export interface DocumentStore<T extends { id: string }> {
+  get(id: string): Promise<T | undefined>;
+  /** Every document, in insertion order. */
+  list(): Promise<T[]>;
+  /** Inserts or replaces the document with `doc.id`. */
+  put(doc: T): Promise<T>;
+  /**
+   * Atomically reads, changes and writes one document. `change` receives a copy of the current
+   * document and returns the new one; returning `undefined` leaves it unchanged.
+   * Resolves to the stored document, or `undefined` when `id` does not exist.
+   */
+  update(id: string, change: (current: T) => T | undefined): Promise<T | undefined>;
+  /** Resolves to `true` when a document was removed. */
+  delete(id: string): Promise<boolean>;
+  count(): Promise<number>;
+}
+
+export interface UserStore extends DocumentStore<UserRecord> {
+  /** Case-insensitive match on email. */
+  findByEmail(email: string): Promise<UserRecord | undefined>;
+  /**
+   * Inserts `user` only when no user exists yet; resolves to `false` (and stores nothing) otherwise.
+   * This is how the first-admin setup stays single even under concurrent requests.
+   */
+  insertFirst(user: UserRecord): Promise<boolean>;
+}
+
+export interface SessionStore extends DocumentStore<SessionRecord> {
+  /** Removes sessions whose `expiresAtMs` is before `nowMs`; resolves to how many were removed. */
+  deleteExpired(nowMs: number): Promise<number>;
+}
+
+/** Named JSON values: service settings, secrets the service generated, proxy settings and so on. */
+export interface SettingsStore {
+  get<V = unknown>(key: string): Promise<V | undefined>;
+  set<V>(key: string, value: V): Promise<void>;
+  /** Atomic read-modify-write of one key; `change` receives `undefined` when the key is unset. */
+  update<V>(key: string, change: (current: V | undefined) => V): Promise<V>;
+  delete(key: string): Promise<boolean>;
+}
+
+export type TaskStore = DocumentStore<TaskRecord>;
+
+export interface ExecutionQuery {
+  /** At most this many, newest `startedAt` first. */
+  limit?: number;
+  /** Skip this many of the newest matches (paging). */
+  offset?: number;
+  status?: ExecutionStatus;
+  taskId?: string;
+  /** ISO timestamps bounding `startedAt` (inclusive). */
+  from?: string;
+  to?: string;
+}
+
+/**
+ * Execution history. Built for a history of 100,000 records and more: inserting or updating one
+ * record costs the same whatever the history holds (no whole-history rewrite).
+ */
+export interface ExecutionStore {
+  insert(record: ExecutionRecord): Promise<ExecutionRecord>;
+  /** Atomic read-modify-write; resolves to `undefined` when the id does not exist. */
+  update(
+    executionId: string,
+    change: (current: ExecutionRecord) => ExecutionRecord | undefined,
+  ): Promise<ExecutionRecord | undefined>;
+  get(executionId: string): Promise<ExecutionRecord | undefined>;
+  /** Full records, newest first. */
+  list(query?: ExecutionQuery): Promise<ExecutionRecord[]>;
+  /** Summaries only (no logs or result), newest first. */
+  summaries(query?: ExecutionQuery): Promise<ExecutionSummary[]>;
+  count(query?: Omit<ExecutionQuery, 'limit' | 'offset'>): Promise<number>;
+  delete(executionId: string): Promise<boolean>;
+  /** Removes every record; resolves to how many were removed. */
+  clear(): Promise<number>;
+  /**
+   * Sets every record whose status is one of `from` to `to` (start-up recovery turns
+   * `queued` and `running` into `interrupted`). Resolves to how many changed.
+   */
+  markAll(from: ExecutionStatus[], to: ExecutionStatus, finishedAt: string): Promise<number>;
+}
+
+export type CredentialStore = DocumentStore<CredentialRecord>;
+
+/**
+ * Once-only claims shared by every instance on the same storage, e.g. "run task T for the fire at
+ * 09:00". The first caller of a key wins; later callers see `false`.
+ */
+export interface ClaimStore {
+  /** Resolves to `true` for exactly one caller of `key`, until the claim expires. */
+  claim(key: string, owner: string, ttlMs: number): Promise<boolean>;
+}
+
+/** The storage capability. */
+export interface StorageProvider {
+  /** Backend name reported by the health endpoint: `json`, `postgres`, `mongodb`, ... */
+  readonly kind: string;
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly settings: SettingsStore;
+  readonly tasks: TaskStore;
+  readonly executions: ExecutionStore;
+  readonly credentials: CredentialStore;
+  readonly claims: ClaimStore;
+  /** Resolves when the backend is reachable and usable; rejects with the reason otherwise. */
+  check(): Promise<void>;
+  /** Flushes pending writes and releases files and connections. Idempotent. */
+  close(): Promise<void>;
+}

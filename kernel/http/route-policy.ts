@@ -1,0 +1,75 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Errors } from '../errors.js';
+import type { AuthPolicy, Principal } from '../services.js';
+import { apiKeyFrom, sessionTokenFrom, stripBodyCredentials } from './credentials.js';
+
+/** One registered route and who may call it (tests walk this; so could an admin page). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: AuthPolicy;
+}
+
+const POLICIES: readonly AuthPolicy[] = ['public', 'authenticated', 'session', 'apiKey'];
+
+/**
+ * Every route declares `config.auth`; a route without one stops start-up.
+ * The guard then establishes `request.principal` before validation, so an anonymous caller
+ * hears 401 rather than learning about the body schema.
+ */
+async function routePolicy(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('principal', null as never);
+
+  // A scope that mounts third-party routes (API docs, static files) may set a default for them.
+  app.decorate('defaultAuthPolicy', undefined as AuthPolicy | undefined);
+  app.decorate('routeTable', [] as RouteEntry[]);
+  app.addHook('onRoute', function (this: FastifyInstance, route) {
+    const policy = route.config?.auth ?? this.defaultAuthPolicy;
+    if (!policy || !POLICIES.includes(policy)) {
+      throw new Error(`route ${route.method} ${route.url} declares no auth policy (config.auth)`);
+    }
+    route.config = { ...route.config, auth: policy };
+    for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url, auth: policy });
+  });
+
+  app.addHook('preValidation', async (request) => {
+    request.principal = await authorize(app, request);
+  });
+}
+
+async function authorize(app: FastifyInstance, request: FastifyRequest): Promise<Principal> {
+  const policy = request.routeOptions.config.auth as AuthPolicy;
+  const { auth, config } = app.services;
+  const readBody = request.routeOptions.config.bodyCredentials !== false;
+  const apiKey = apiKeyFrom(request, readBody);
+  if (readBody) stripBodyCredentials(request);
+  const sessionToken = sessionTokenFrom(request);
+  const sessionUser = sessionToken ? await auth.resolveSession(sessionToken) : undefined;
+  const session: Principal | undefined =
+    sessionUser && sessionToken ? { kind: 'session', user: sessionUser, token: sessionToken } : undefined;
+
+  if (policy === 'public') return session ?? { kind: 'anonymous' };
+  if (config.authDisabled) return session ?? { kind: 'trusted' };
+  if (await auth.isSetupRequired()) throw Errors.SETUP_REQUIRED();
+
+  const keyValid = apiKey !== undefined && (await auth.verifyApiKey(apiKey));
+  if (apiKey !== undefined && !keyValid && !session) {
+    throw Errors.UNAUTHORIZED({ hint: 'the API key is not valid' });
+  }
+  if (policy === 'session') {
+    if (session) return session;
+    if (keyValid) throw Errors.FORBIDDEN({ hint: 'this endpoint needs a dashboard session, not an API key' });
+    throw Errors.UNAUTHORIZED({ hint: 'log in first (POST /api/auth/login)' });
+  }
+  if (policy === 'apiKey') {
+    if (keyValid) return { kind: 'apiKey' };
+    if (session) throw Errors.FORBIDDEN({ hint: 'this endpoint needs the API key, not a dashboard session' });
+    throw Errors.UNAUTHORIZED({ hint: 'send the API key in the x-api-key header' });
+  }
+  if (keyValid) return { kind: 'apiKey' };
+  if (session) return session;
+  throw Errors.UNAUTHORIZED({ hint: 'send the API key (x-api-key header) or log in' });
+}
+
+export default fp(routePolicy, { name: 'taskloom-route-policy', dependencies: ['@fastify/cookie'] });

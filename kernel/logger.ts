@@ -1,0 +1,26 @@
+import pino from 'pino';
+import type { KernelConfig } from './config.js';
+
+/** Paths whose values never reach a log line, whatever a plugin passes in. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.headers.key',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.passwordHash',
+  '*.token',
+  '*.apiKey',
+  '*.apiKeys',
+  '*.key',
+  '*.secret',
+];
+
+export function createLogger(config: Pick<KernelConfig, 'logLevel'>): pino.Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    base: { service: 'taskloom' },
+  });
+}

@@ -1,0 +1,146 @@
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, fetch, Headers } from 'undici';
+import type { FormData, HeadersInit, Response } from 'undici';
+import { OutboundBlockedError, type OutboundGuard } from './guard.js';
+
+export interface OutboundRequestInit {
+  method?: string;
+  headers?: HeadersInit;
+  /** Only bodies that can be sent again, since 307/308 redirects repeat them. */
+  body?: string | Uint8Array | URLSearchParams | FormData | null;
+  /** The caller's own cancellation; combined with the timeout. */
+  signal?: AbortSignal;
+  /** Whole request, redirects and body reading included; default 30 000 ms. */
+  timeoutMs?: number;
+  /** Redirects followed before giving up; default 5. */
+  maxRedirects?: number;
+  /** 'manual' returns the first 3xx response as it is. Default 'follow'. */
+  redirect?: 'follow' | 'manual';
+}
+
+export type OutboundResponse = Response;
+
+export interface OutboundClient {
+  /**
+   * fetch with the outbound rule applied to every hop and pinned at connect time. Throws
+   * OutboundBlockedError when a hop is refused and OutboundRequestError on a timeout or too many redirects.
+   * Credentials in the URL are sent as Basic authorization, never as part of the URL.
+   */
+  request(url: string | URL, init?: OutboundRequestInit): Promise<OutboundResponse>;
+  /** Closes pooled connections. */
+  close(): Promise<void>;
+}
+
+/** The request failed for a reason other than the outbound rule. `reason` never holds credentials. */
+export class OutboundRequestError extends Error {
+  readonly reason: string;
+  readonly timedOut: boolean;
+  constructor(reason: string, options: { timedOut?: boolean; cause?: unknown } = {}) {
+    super(reason, { cause: options.cause });
+    this.name = 'OutboundRequestError';
+    this.reason = reason;
+    this.timedOut = options.timedOut ?? false;
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
+const ORIGIN_BOUND_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+
+export function createOutboundClient(guard: OutboundGuard): OutboundClient {
+  const agent = new Agent({ connect: createPinnedConnector(guard) });
+
+  async function request(input: string | URL, init: OutboundRequestInit = {}): Promise<OutboundResponse> {
+    const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxRedirects = init.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    let url = await guard.checkUrl(String(input));
+    let method = (init.method ?? 'GET').toUpperCase();
+    let body = init.body ?? null;
+    const headers = new Headers(init.headers);
+
+    for (let redirects = 0; ; redirects++) {
+      const hop = withoutCredentials(url, headers);
+      let response: Response;
+      try {
+        response = await fetch(hop.url, { method, headers: hop.headers, body, signal, redirect: 'manual', dispatcher: agent });
+      } catch (error) {
+        throw explain(error, timeout, `${url.host} did not answer within ${timeoutMs} ms`);
+      }
+      const location = response.headers.get('location');
+      if (init.redirect === 'manual' || !REDIRECTS.has(response.status) || location === null) return response;
+      await response.body?.cancel();
+      if (redirects >= maxRedirects) throw new OutboundRequestError(`${url.host} redirected more than ${maxRedirects} times`);
+
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new OutboundBlockedError(`${url.host} redirected to an invalid URL`);
+      }
+      next = await guard.checkUrl(next.href);
+      // Same method rewrites as fetch: a 303, or a POST answered 301/302, becomes a GET without a body.
+      if ((response.status === 303 && method !== 'HEAD') || ([301, 302].includes(response.status) && method === 'POST')) {
+        method = 'GET';
+        body = null;
+        for (const name of BODY_HEADERS) headers.delete(name);
+      }
+      if (next.origin !== url.origin) for (const name of ORIGIN_BOUND_HEADERS) headers.delete(name);
+      url = next;
+    }
+  }
+
+  return { request, close: () => agent.close() };
+}
+
+/** Resolves, checks every address and hands the socket only checked ones, so a rebinding name cannot slip past. */
+function createPinnedConnector(guard: OutboundGuard): buildConnector.connector {
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    guard.resolve(hostname).then(
+      (resolved) => {
+        const wanted = options.family === 4 || options.family === 6 ? resolved.filter((a) => a.family === options.family) : resolved;
+        if (wanted.length === 0) return callback(new OutboundBlockedError(`host ${hostname} has no usable address`), '', 0);
+        if (options.all) return callback(null, wanted);
+        return callback(null, wanted[0].address, wanted[0].family);
+      },
+      (error: Error) => callback(error, '', 0),
+    );
+  };
+  const connect = buildConnector({ lookup });
+  return (options, callback) => {
+    // An IP literal never reaches `lookup`, so it is checked here.
+    const host = options.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) !== 0 && !guard.checkAddress(host)) {
+      callback(new OutboundBlockedError(`address ${host} is not public; set ALLOW_PRIVATE_NETWORKS=true to allow it`), null);
+      return;
+    }
+    connect(options, callback);
+  };
+}
+
+/** userinfo travels as a Basic Authorization header (fetch refuses URLs that carry it). */
+function withoutCredentials(url: URL, headers: Headers): { url: URL; headers: Headers } {
+  if (url.username === '' && url.password === '') return { url, headers };
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  const withAuth = new Headers(headers);
+  if (!withAuth.has('authorization')) {
+    const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    withAuth.set('authorization', `Basic ${Buffer.from(pair).toString('base64')}`);
+  }
+  return { url: bare, headers: withAuth };
+}
+
+/** fetch wraps connector errors in "fetch failed"; surface ours and name timeouts. */
+function explain(error: unknown, timeout: AbortSignal, timeoutReason: string): unknown {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof OutboundBlockedError) return e;
+  }
+  if (timeout.aborted) return new OutboundRequestError(timeoutReason, { timedOut: true, cause: error });
+  return error;
+}

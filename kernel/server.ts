@@ -1,0 +1,84 @@
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { KernelConfig } from './config.js';
+import type { ProviderContext } from './contracts/provider.js';
+import { createLogger } from './logger.js';
+import { Registry } from './registry.js';
+import type { KernelServices } from './services.js';
+import errorHandler from './http/error-handler.js';
+import routePolicy from './http/route-policy.js';
+import './http/types.js';
+
+/** The built-in modules, found next to the kernel; third-party ones come from `config.modules`. */
+const BUILT_IN_MODULES = [
+  new URL('../providers/index.js', import.meta.url).href,
+  new URL('../plugins/index.js', import.meta.url).href,
+];
+
+export interface Service {
+  app: FastifyInstance;
+  services: KernelServices;
+  /** Stops accepting, lets in-flight work finish or mark itself, closes storage. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface CreateServiceOptions {
+  /** Use this registry instead of loading the built-in and configured modules (tests). */
+  registry?: Registry;
+}
+
+const BODY_LIMIT = 5 * 1024 * 1024;
+
+/** config -> registry -> providers -> plugins. Does not listen. */
+export async function createService(config: KernelConfig, options: CreateServiceOptions = {}): Promise<Service> {
+  const logger = createLogger(config);
+  const registry = options.registry ?? new Registry();
+  if (!options.registry) await registry.load([...BUILT_IN_MODULES, ...config.modules]);
+
+  const shutdown = new AbortController();
+  const context: ProviderContext = { config, logger, dataDir: config.dataDir, signal: shutdown.signal };
+  const storage = await registry.provider('storage', config.storage).create(context);
+  try {
+    const auth = await registry.provider('auth', 'local').create({ ...context, storage });
+    const sessionSecret = config.sessionSecret ??
+      (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
+
+    const app = Fastify({
+      loggerInstance: logger,
+      bodyLimit: BODY_LIMIT,
+      trustProxy: config.trustProxy,
+      genReqId: () => crypto.randomUUID(),
+      routerOptions: { ignoreTrailingSlash: true },
+      ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    }) as unknown as FastifyInstance;
+    const services: KernelServices = {
+      config, registry, logger, storage, auth, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
+    };
+    app.decorate('services', services);
+    await app.register(cookie, { secret: sessionSecret });
+    await app.register(errorHandler);
+    await app.register(routePolicy);
+    for (const plugin of registry.plugins()) {
+      await app.register(plugin.plugin, { prefix: plugin.prefix ?? '' });
+    }
+    await app.ready();
+
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        shutdown.abort();
+        try {
+          await app.close();
+        } finally {
+          await storage.close();
+        }
+      })();
+      return closing;
+    };
+    return { app, services, close };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}

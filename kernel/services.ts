@@ -1,0 +1,28 @@
+import type { KernelConfig } from './config.js';
+import type { AuthProvider, PublicUser } from './contracts/auth.js';
+import type { Logger } from './contracts/logger.js';
+import type { StorageProvider } from './contracts/storage.js';
+import type { Registry } from './registry.js';
+
+/** What the kernel hands every plugin (as `app.services`): capabilities through their contracts. */
+export interface KernelServices {
+  config: KernelConfig;
+  registry: Registry;
+  logger: Logger;
+  storage: StorageProvider;
+  auth: AuthProvider;
+  /** Epoch ms when the service started (health `uptime`). */
+  startedAtMs: number;
+  /** Aborted when shutdown begins; long work stops or marks itself (plugins also get Fastify's preClose). */
+  shutdownSignal: AbortSignal;
+}
+
+/** Who made a request, as the route policy established it. */
+export type Principal =
+  | { kind: 'session'; user: PublicUser; token: string }
+  | { kind: 'apiKey' }
+  | { kind: 'trusted' }
+  | { kind: 'anonymous' };
+
+/** How a route is protected. Every route must declare one. */
+export type AuthPolicy = 'public' | 'authenticated' | 'session' | 'apiKey';

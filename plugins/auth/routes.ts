@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { SESSION_COOKIE } from '../../kernel/http/credentials.js';
+import { Errors } from '../../kernel/errors.js';
+import type { LoginResult } from '../../kernel/contracts/auth.js';
+import { AttemptLimiter } from './attempt-limiter.js';
+import { ApiKeyCreated, ApiKeyStatus, ErrorBody, LoginBody, SetApiKeyBody, SetupStatus, SetupBody, Success, UserEnvelope } from './schemas.js';
+
+const LOCAL_USER = { id: 'local', name: 'Local user', email: 'local@localhost' };
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, login: LoginResult): void {
+  void reply.setCookie(SESSION_COOKIE, login.token, {
+    signed: true,
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: request.protocol === 'https',
+    expires: new Date(login.expiresAtMs),
+  });
+}
+
+export async function authRoutes(scope: FastifyInstance): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const { auth } = app.services;
+  // 10 failures per 15 minutes, counted per client address and per account.
+  const limiter = new AttemptLimiter(10, 15 * 60 * 1000);
+
+  app.get('/auth/check-setup', {
+    config: { auth: 'public' },
+    schema: { tags: ['auth'], response: { 200: SetupStatus } },
+  }, async () => ({ setupRequired: await auth.isSetupRequired() }));
+
+  app.post('/auth/setup', {
+    config: { auth: 'public' },
+    schema: { tags: ['auth'], body: SetupBody, response: { 200: Success, 409: ErrorBody } },
+  }, async (request, reply) => {
+    const { name, email, password } = request.body;
+    await auth.setup({ name, email, password });
+    setSessionCookie(request, reply, await auth.login(email, password));
+    return { success: true };
+  });
+
+  app.post('/auth/login', {
+    config: { auth: 'public' },
+    schema: { tags: ['auth'], body: LoginBody, response: { 200: Success, 401: ErrorBody, 429: ErrorBody } },
+  }, async (request, reply) => {
+    const account = `account:${request.body.email.trim().toLowerCase()}`;
+    const address = `ip:${request.ip}`;
+    const wait = Math.max(limiter.retryAfterSeconds(account), limiter.retryAfterSeconds(address));
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      throw Errors.RATE_LIMITED({ seconds: wait });
+    }
+    try {
+      const login = await auth.login(request.body.email, request.body.password);
+      limiter.reset(account);
+      setSessionCookie(request, reply, login);
+      return { success: true };
+    } catch (error) {
+      if (Errors.INVALID_CREDENTIALS.is(error)) {
+        limiter.fail(account);
+        limiter.fail(address);
+      }
+      throw error;
+    }
+  });
+
+  app.post('/auth/logout', {
+    config: { auth: 'session' },
+    schema: { tags: ['auth'], response: { 200: Success } },
+  }, async (request, reply) => {
+    if (request.principal.kind === 'session') await auth.logout(request.principal.token);
+    void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { success: true };
+  });
+
+  app.get('/auth/me', {
+    config: { auth: 'session' },
+    schema: { tags: ['auth'], response: { 200: UserEnvelope } },
+  }, async (request) => ({ user: request.principal.kind === 'session' ? request.principal.user : LOCAL_USER }));
+
+  app.get('/settings/api-key', {
+    config: { auth: 'authenticated' },
+    schema: { tags: ['settings'], response: { 200: ApiKeyStatus } },
+  }, async () => auth.apiKeyStatus());
+
+  app.post('/settings/api-key', {
+    // The body's apiKey is the new key, not a credential.
+    config: { auth: 'authenticated', bodyCredentials: false },
+    schema: { tags: ['settings'], body: SetApiKeyBody, response: { 200: ApiKeyCreated, 400: ErrorBody } },
+  }, async (request) => {
+    const apiKey = await auth.setApiKey(request.body?.apiKey);
+    return { success: true, apiKey };
+  });
+}

@@ -1,0 +1,52 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { definePlugin } from '../../kernel/registry.js';
+import { errorCatalogue } from '../../kernel/errors.js';
+
+const errorCodes = () => errorCatalogue().map((e) => `| ${e.statusCode} | \`${e.code}\` |`).join('\n');
+
+/**
+ * Collects every route's schema into an OpenAPI 3.1 document (`/api/openapi.json`) and serves a
+ * browsable reference at `/api/docs`. Registered first so it sees every later route.
+ */
+async function openapi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'taskloom',
+        version: '1',
+        description: `Self-hosted browser automation.\n\nEvery error body is \`{ error, details }\`. Codes:\n\n| status | error |\n|---|---|\n${errorCodes()}`,
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: { type: 'apiKey', in: 'cookie', name: 'taskloom_session' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const policy = route.config?.auth;
+      const security: Record<string, string[]>[] = policy === 'public' ? [] :
+        policy === 'session' ? [{ session: [] }] :
+        policy === 'apiKey' ? [{ apiKey: [] }, { bearer: [] }] :
+        [{ apiKey: [] }, { bearer: [] }, { session: [] }];
+      const hide = !url.startsWith('/api/') || url.startsWith('/api/docs');
+      return { schema: { ...schema, hide, security } as typeof schema, url };
+    },
+  });
+
+  await app.register(async (docs) => {
+    docs.defaultAuthPolicy = 'public';
+    docs.get('/api/openapi.json', { schema: { hide: true } }, async () => docs.swagger());
+    await docs.register(swaggerUi, { routePrefix: '/api/docs' });
+  });
+}
+
+export const openapiPlugin = definePlugin({
+  name: 'openapi',
+  plugin: fp(openapi, { name: 'taskloom-openapi', dependencies: ['taskloom-route-policy'] }),
+});

@@ -1,0 +1,90 @@
+import crypto from 'node:crypto';
+import { AUTH_CONTRACT_VERSION, type AuthProvider, type PublicUser } from '../../../kernel/contracts/auth.js';
+import { defineProvider } from '../../../kernel/contracts/provider.js';
+import type { UserRecord } from '../../../kernel/contracts/records.js';
+import type { StorageProvider } from '../../../kernel/contracts/storage.js';
+import { Errors } from '../../../kernel/errors.js';
+import { API_KEY_MAX_LENGTH, generateApiKey, matchesApiKey, storeApiKey, type StoredApiKey } from './api-key.js';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './password.js';
+
+const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const API_KEY_SETTING = 'auth.apiKey';
+
+const sessionId = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+const toPublic = (user: UserRecord): PublicUser => ({ id: user.id, name: user.name, email: user.email });
+
+/** Accounts, sessions and the API key, kept in the configured storage (so every instance shares them). */
+export function createLocalAuth(storage: StorageProvider): AuthProvider {
+  // Setup happens once; after that the answer never changes, so it is remembered.
+  let initialized = false;
+
+  return {
+    async isSetupRequired() {
+      if (!initialized) initialized = (await storage.users.count()) > 0;
+      return !initialized;
+    },
+
+    async setup({ name, email, password }) {
+      const user: UserRecord = {
+        id: `usr_${crypto.randomBytes(9).toString('base64url')}`,
+        name: name.trim(),
+        email: email.trim().toLowerCase(),
+        passwordHash: await hashPassword(password),
+        createdAt: new Date().toISOString(),
+      };
+      if (!(await storage.users.insertFirst(user))) throw Errors.ALREADY_INITIALIZED();
+      initialized = true;
+      return toPublic(user);
+    },
+
+    async login(email, password) {
+      const user = await storage.users.findByEmail(email.trim());
+      const ok = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH_PROMISE));
+      if (!user || !ok) throw Errors.INVALID_CREDENTIALS();
+      const token = crypto.randomBytes(32).toString('base64url');
+      const now = Date.now();
+      const expiresAtMs = now + SESSION_TTL_MS;
+      await storage.sessions.put({ id: sessionId(token), userId: user.id, createdAt: new Date(now).toISOString(), expiresAtMs });
+      void storage.sessions.deleteExpired(now).catch(() => undefined);
+      return { user: toPublic(user), token, expiresAtMs };
+    },
+
+    async logout(token) {
+      await storage.sessions.delete(sessionId(token));
+    },
+
+    async resolveSession(token) {
+      const session = await storage.sessions.get(sessionId(token));
+      if (!session || session.expiresAtMs < Date.now()) return undefined;
+      const user = await storage.users.get(session.userId);
+      return user ? toPublic(user) : undefined;
+    },
+
+    async verifyApiKey(key) {
+      const stored = await storage.settings.get<StoredApiKey>(API_KEY_SETTING);
+      return stored !== undefined && matchesApiKey(key, stored);
+    },
+
+    async setApiKey(key) {
+      if (key !== undefined && key.length > API_KEY_MAX_LENGTH) throw Errors.API_KEY_TOO_LONG({ length: key.length });
+      const full = key ?? generateApiKey();
+      await storage.settings.set(API_KEY_SETTING, storeApiKey(full));
+      return full;
+    },
+
+    async apiKeyStatus() {
+      const stored = await storage.settings.get<StoredApiKey>(API_KEY_SETTING);
+      return { configured: stored !== undefined, preview: stored?.preview ?? null };
+    },
+  };
+}
+
+export const localAuth = defineProvider({
+  capability: 'auth',
+  id: 'local',
+  contractVersion: AUTH_CONTRACT_VERSION,
+  async create(context) {
+    if (!context.storage) throw new Error('the local auth provider needs storage');
+    return createLocalAuth(context.storage);
+  },
+});

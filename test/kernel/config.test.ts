@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../kernel/config.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 11345);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.storage, 'json');
+    assert.equal(config.allowPrivateNetworks, false);
+    assert.equal(config.authDisabled, false);
+    assert.equal(config.browserEngine, 'playwright');
+    assert.equal(config.useNovnc, false);
+    assert.equal(config.novncPort, 54311);
+    assert.equal(config.logLevel, 'info');
+    assert.ok(config.maxConcurrentRuns >= 1);
+    assert.ok(config.dataDir.endsWith('data'));
+  });
+
+  const bad: Array<[Record<string, string>, string]> = [
+    [{ STORAGE: 'sqlite' }, 'STORAGE'],
+    [{ STORAGE: 'postgres' }, 'DATABASE_URL'],
+    [{ STORAGE: 'mongodb' }, 'MONGODB_URL'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ ALLOW_PRIVATE_NETWORKS: 'maybe' }, 'ALLOW_PRIVATE_NETWORKS'],
+    [{ AUTH_DISABLED: 'yes please' }, 'AUTH_DISABLED'],
+    [{ BROWSER_ENGINE: 'firefox' }, 'BROWSER_ENGINE'],
+    [{ MAX_CONCURRENT_RUNS: '0' }, 'MAX_CONCURRENT_RUNS'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ PROVIDER_A_BASE_URL: 'not a url' }, 'PROVIDER_A_BASE_URL'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+  ];
+  for (const [env, variable] of bad) {
+    it(`stops on a bad ${variable} with one line naming it`, () => {
+      assert.throws(() => loadConfig(env), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.ok(error.message.includes(variable), error.message);
+        assert.ok(!error.message.includes('\n'));
+        return true;
+      });
+    });
+  }
+
+  it('accepts the documented values', () => {
+    const config = loadConfig({
+      STORAGE: 'postgres', DATABASE_URL: 'postgres://127.0.0.1/test', PORT: '0', ALLOW_PRIVATE_NETWORKS: 'true',
+      BROWSER_ENGINE: 'puppeteer', MAX_CONCURRENT_RUNS: '4', TASKLOOM_MODULES: 'a, ./b',
+    });
+    assert.deepEqual(
+      [config.storage, config.port, config.allowPrivateNetworks, config.browserEngine, config.maxConcurrentRuns, config.modules],
+      ['postgres', 0, true, 'puppeteer', 4, ['a', './b']],
+    );
+  });
+});
