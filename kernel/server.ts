@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import type { KernelConfig } from './config.js';
 import type { ProviderContext } from './contracts/provider.js';
 import { createLogger } from './logger.js';
+import { createOutboundClient, createOutboundGuard } from './outbound/index.js';
 import { Registry } from './registry.js';
 import type { KernelServices } from './services.js';
 import errorHandler from './http/error-handler.js';
@@ -37,7 +38,9 @@ export async function createService(config: KernelConfig, options: CreateService
   if (!options.registry) await registry.load([...BUILT_IN_MODULES, ...config.modules]);
 
   const shutdown = new AbortController();
-  const context: ProviderContext = { config, logger, dataDir: config.dataDir, signal: shutdown.signal };
+  const guard = createOutboundGuard({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const outbound = { guard, client: createOutboundClient(guard) };
+  const context: ProviderContext = { config, logger, dataDir: config.dataDir, outbound, signal: shutdown.signal };
   const storage = await registry.provider('storage', config.storage).create(context);
   try {
     const auth = await registry.provider('auth', 'local').create({ ...context, storage });
@@ -53,7 +56,7 @@ export async function createService(config: KernelConfig, options: CreateService
       ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     }) as unknown as FastifyInstance;
     const services: KernelServices = {
-      config, registry, logger, storage, auth, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
+      config, registry, logger, storage, auth, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
     };
     app.decorate('services', services);
     await app.register(cookie, { secret: sessionSecret });
@@ -71,6 +74,7 @@ export async function createService(config: KernelConfig, options: CreateService
         try {
           await app.close();
         } finally {
+          await outbound.client.close();
           await storage.close();
         }
       })();

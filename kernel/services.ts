@@ -2,6 +2,7 @@ import type { KernelConfig } from './config.js';
 import type { AuthProvider, PublicUser } from './contracts/auth.js';
 import type { Logger } from './contracts/logger.js';
 import type { StorageProvider } from './contracts/storage.js';
+import type { OutboundServices } from './outbound/index.js';
 import type { Registry } from './registry.js';
 
 /** What the kernel hands every plugin (as `app.services`): capabilities through their contracts. */
@@ -11,6 +12,8 @@ export interface KernelServices {
   logger: Logger;
   storage: StorageProvider;
   auth: AuthProvider;
+  /** The private-network guard and the one HTTP client for outbound calls. */
+  outbound: OutboundServices;
   /** Epoch ms when the service started (health `uptime`). */
   startedAtMs: number;
   /** Aborted when shutdown begins; long work stops or marks itself (plugins also get Fastify's preClose). */

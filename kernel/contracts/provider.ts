@@ -3,6 +3,7 @@ import type { AiProvider } from './ai.js';
 import type { AuthProvider } from './auth.js';
 import type { BrowserEngine } from './browser.js';
 import type { Logger } from './logger.js';
+import type { OutboundServices } from '../outbound/index.js';
 import type { OutputTarget } from './output.js';
 import type { Scheduler } from './scheduler.js';
 import type { StorageProvider } from './storage.js';
@@ -34,6 +35,8 @@ export interface ProviderContext {
   config: KernelConfig;
   logger: Logger;
   dataDir: string;
+  /** Every outbound HTTP call goes through `outbound.client`; addresses are checked by `outbound.guard`. */
+  outbound: OutboundServices;
   /** Aborted when the service shuts down. */
   signal: AbortSignal;
   /** Instances created before this one (storage is always created first). */

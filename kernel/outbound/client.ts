@@ -24,7 +24,8 @@ export type OutboundResponse = Response;
 export interface OutboundClient {
   /**
    * fetch with the outbound rule applied to every hop and pinned at connect time. Throws
-   * OutboundBlockedError when a hop is refused and OutboundRequestError on a timeout or too many redirects.
+   * OutboundBlockedError when a hop is refused and OutboundRequestError on a timeout or too many redirects
+   * (a timeout while reading the body rejects that read with the signal's TimeoutError, as fetch does).
    * Credentials in the URL are sent as Basic authorization, never as part of the URL.
    */
   request(url: string | URL, init?: OutboundRequestInit): Promise<OutboundResponse>;
@@ -102,8 +103,11 @@ function createPinnedConnector(guard: OutboundGuard): buildConnector.connector {
   const lookup: LookupFunction = (hostname, options, callback) => {
     guard.resolve(hostname).then(
       (resolved) => {
-        const wanted = options.family === 4 || options.family === 6 ? resolved.filter((a) => a.family === options.family) : resolved;
-        if (wanted.length === 0) return callback(new OutboundBlockedError(`host ${hostname} has no usable address`), '', 0);
+        const family = options.family === 4 || options.family === 6 ? options.family : 0;
+        const wanted = family === 0 ? resolved : resolved.filter((a) => a.family === family);
+        if (wanted.length === 0) {
+          return callback(new OutboundBlockedError(`host ${hostname} has no IPv${family} address`), '', 0);
+        }
         if (options.all) return callback(null, wanted);
         return callback(null, wanted[0].address, wanted[0].family);
       },
