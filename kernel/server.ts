@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { KernelConfig } from './config.js';
 import type { ProviderContext } from './contracts/provider.js';
@@ -9,6 +9,7 @@ import { Registry } from './registry.js';
 import type { KernelServices } from './services.js';
 import errorHandler from './http/error-handler.js';
 import routePolicy from './http/route-policy.js';
+import { strictValidatorCompiler } from './http/validator.js';
 import './http/types.js';
 
 /** The built-in modules, found next to the kernel; third-party ones come from `config.modules`. */
@@ -52,9 +53,13 @@ export async function createService(config: KernelConfig, options: CreateService
       bodyLimit: BODY_LIMIT,
       trustProxy: config.trustProxy,
       genReqId: () => crypto.randomUUID(),
-      routerOptions: { ignoreTrailingSlash: true },
-      ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+      // Ids in paths may be up to 256 characters; longer ones meet the not-found handler.
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+      frameworkErrors: (error, _request, reply) => {
+        void (reply as FastifyReply).status(400).send({ error: 'VALIDATION_ERROR', details: error.message });
+      },
     }) as unknown as FastifyInstance;
+    app.setValidatorCompiler(strictValidatorCompiler);
     const services: KernelServices = {
       config, registry, logger, storage, auth, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
     };

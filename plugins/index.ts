@@ -2,6 +2,9 @@ import type { TaskloomModule } from '../kernel/registry.js';
 import { openapiPlugin } from './openapi/index.js';
 import { healthPlugin } from './health/index.js';
 import { authPlugin } from './auth/index.js';
+import { tasksPlugin } from './tasks/index.js';
+import { settingsPlugin } from './settings/index.js';
+import { credentialsPlugin } from './credentials/index.js';
 
 /** The HTTP plugins that ship with taskloom, mounted in this order (OpenAPI first, to see every route). */
-export const plugins: TaskloomModule['plugins'] = [openapiPlugin, healthPlugin, authPlugin];
+export const plugins: TaskloomModule['plugins'] = [openapiPlugin, healthPlugin, authPlugin, tasksPlugin, settingsPlugin, credentialsPlugin];

@@ -67,11 +67,14 @@ export interface TaskRecord {
   [option: string]: unknown;
 }
 
+/** A task without its history (`Omit` would lose the named fields to the index signature). */
+export type TaskSnapshot = { [K in keyof TaskRecord as K extends 'versions' ? never : K]: TaskRecord[K] };
+
 /** A snapshot of a task taken before it was overwritten or patched. */
 export interface TaskVersion {
   id: string;
   savedAt: string;
-  snapshot: Omit<TaskRecord, 'versions'>;
+  snapshot: TaskSnapshot;
 }
 
 export type ExecutionStatus =

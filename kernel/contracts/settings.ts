@@ -1,0 +1,108 @@
+/**
+ * Settings kept by the settings plugin in `storage.settings`, and the proxy rotation it offers other
+ * plugins as `app.proxyRotation`. Types only. Secrets are stored as given (never masked here): only the
+ * HTTP answers mask them.
+ */
+
+/** `round-robin`: the pool in stored order, one after the other; `random`: any member, uniformly. */
+export type RotationMode = 'round-robin' | 'random';
+
+/** A user proxy as stored. The built-in `host` entry (no proxy) is never stored. */
+export interface ProxyEntry {
+  /** `px_` + random, assigned by the server. */
+  id: string;
+  /** `http:`, `https:` or `socks5:` origin, e.g. `socks5://proxy.example.com:1080`; no path, no credentials. */
+  server: string;
+  username?: string;
+  /** In clear: the runner hands it to the browser. */
+  password?: string;
+  label?: string;
+  isRotatingPool?: boolean;
+  /** Informational: how many addresses the gateway rotates through. */
+  estimatedPoolSize?: number;
+}
+
+/** Settings key `settings.proxies`. */
+export interface StoredProxySettings {
+  /** User proxies, in the order they were added. */
+  proxies: ProxyEntry[];
+  /** `host` (no proxy) or the id of one of `proxies`. */
+  defaultProxyId: string;
+  /** Whether the default (host or a user proxy) is a member of the rotation pool. */
+  includeDefaultInRotation: boolean;
+  rotationMode: RotationMode;
+}
+
+/** What a browser context needs to use a proxy (ContextOptions.proxy of the browser contract). */
+export interface ProxyChoice {
+  server: string;
+  username?: string;
+  password?: string;
+}
+
+/**
+ * Picks the proxy of a run. Every method reads the current settings, so a change applies to the next run.
+ * `null` means the host's own address (no proxy).
+ */
+export interface ProxyRotation {
+  /**
+   * The next member of the rotation pool. The pool is every user proxy except the default, plus the default
+   * (a user proxy or the host) when `includeDefaultInRotation`. Round-robin keeps its position in memory
+   * (per process). An empty pool gives the default.
+   */
+  pick(): Promise<ProxyChoice | null>;
+  /** The default proxy, for a run without rotation; `null` when it is the host. */
+  defaultProxy(): Promise<ProxyChoice | null>;
+  /** The proxy with this id; `host` gives `null`. Throws PROXY_NOT_FOUND (404) for an unknown id. */
+  forId(id: string): Promise<ProxyChoice | null>;
+  /** A task's choice: its `proxyId` when set, else `pick()` when `rotateProxies`, else the default. */
+  forTask(task: { proxyId?: string; rotateProxies?: boolean }): Promise<ProxyChoice | null>;
+}
+
+/** The four AI provider slots (decisions.md, "AI providers"), named as the AI model settings object names them. */
+export type AiSlot = 'providerA' | 'providerB' | 'providerC' | 'providerD';
+
+/** One self-hosted provider D endpoint. Not secret. */
+export interface ProviderDEndpoint {
+  /** Base URL of the server (`http:` or `https:`), checked by the outbound guard when saved. */
+  url: string;
+  /** Model to ask; absent for a plain-URL entry: use the `providerD` model of the AI model settings. */
+  model?: string;
+  /** The entry exactly as saved (a plain URL or a JSON-encoded `{ url, model }`); what GET answers. */
+  entry: string;
+}
+
+/** Settings key `settings.aiProviderKeys`: the keys of each slot in failover order. Absent slot: no keys. */
+export interface StoredAiProviderKeys {
+  providerA?: string[];
+  providerB?: string[];
+  providerC?: string[];
+  providerD?: ProviderDEndpoint[];
+}
+
+/** The default model of each slot (`gemini-2.5-flash`, `gpt-4o-mini`, `claude-haiku-4-5`, `llama3.2`). */
+export interface AiModelSettings {
+  providerA: string;
+  providerB: string;
+  providerC: string;
+  providerD: string;
+}
+
+export type SelectorFinder = 'highlight' | 'ai';
+
+export type Theme = 'dark' | 'light' | 'solarized-light' | 'solarized-dark';
+
+/**
+ * Every `storage.settings` key the settings plugin owns, with the value stored under it. A reader in another
+ * plugin names the key through this type, e.g.
+ * `storage.settings.get<SettingsEntries[K]>(key satisfies K)` with `K = 'settings.aiProviderKeys'`.
+ * A key that was never written is unset: its defaults apply.
+ */
+export interface SettingsEntries {
+  'settings.proxies': StoredProxySettings;
+  'settings.aiProviderKeys': StoredAiProviderKeys;
+  /** Only the slots ever set; the others have their default model. */
+  'settings.aiModels': Partial<AiModelSettings>;
+  'settings.selectorFinder': SelectorFinder;
+  'settings.theme': Theme;
+}

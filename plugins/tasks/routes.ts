@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { createTaskService } from './service.js';
+import {
+  ErrorBody, SaveQuery, Success, Task, TaskBody, TaskList, TaskParams, TaskPatchBody, TaskSummary, Touched, VersionParams,
+} from './schemas.js';
+
+const tags = ['tasks'];
+const authenticated = { auth: 'authenticated' } as const;
+const notFound = { 404: ErrorBody };
+const invalid = { 400: ErrorBody };
+
+export async function taskRoutes(scope: FastifyInstance): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const tasks = createTaskService(app.services.storage.tasks);
+
+  app.get('/tasks', {
+    config: authenticated,
+    schema: { tags, summary: 'Every task, without version history, newest first', response: { 200: Type.Array(TaskSummary) } },
+  }, async () => tasks.list());
+
+  app.get('/tasks/list', {
+    config: authenticated,
+    schema: { tags, summary: 'A light list of tasks for the dashboard, newest first', response: { 200: TaskList } },
+  }, async () => ({ tasks: await tasks.entries() }));
+
+  app.get('/tasks/:id', {
+    config: authenticated,
+    schema: { tags, summary: 'One task with its version history', params: TaskParams, response: { 200: Task, ...notFound } },
+  }, async (request) => tasks.get(request.params.id));
+
+  app.post('/tasks', {
+    config: authenticated,
+    schema: {
+      tags,
+      summary: 'Create a task, or overwrite the one with `id` (`?version=true` snapshots it first)',
+      querystring: SaveQuery,
+      body: TaskBody,
+      response: { 200: Task, ...invalid },
+    },
+  }, async (request) => tasks.save(request.body, { snapshot: request.query.version === true }));
+
+  app.patch('/tasks/:id', {
+    config: authenticated,
+    schema: {
+      tags,
+      summary: 'Change some fields (null removes an optional one); snapshots the task first',
+      params: TaskParams,
+      body: TaskPatchBody,
+      response: { 200: Task, ...invalid, ...notFound },
+    },
+  }, async (request) => tasks.patch(request.params.id, request.body));
+
+  app.delete('/tasks/:id', {
+    config: authenticated,
+    schema: { tags, summary: 'Delete a task', params: TaskParams, response: { 200: Success, ...notFound } },
+  }, async (request) => {
+    await tasks.remove(request.params.id);
+    return { success: true };
+  });
+
+  app.post('/tasks/:id/touch', {
+    config: authenticated,
+    schema: { tags, summary: 'Set updatedAt to now', params: TaskParams, response: { 200: Touched, ...notFound } },
+  }, async (request) => ({ success: true, updatedAt: await tasks.touch(request.params.id) }));
+
+  app.post('/tasks/:id/versions/:versionId/restore', {
+    config: authenticated,
+    schema: {
+      tags,
+      summary: 'Snapshot the task, then restore the configuration of one of its versions',
+      params: VersionParams,
+      response: { 200: Task, ...notFound },
+    },
+  }, async (request) => tasks.restore(request.params.id, request.params.versionId));
+}

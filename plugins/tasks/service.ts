@@ -1,0 +1,115 @@
+import { Errors } from '../../kernel/errors.js';
+import type { TaskRecord } from '../../kernel/contracts/records.js';
+import type { TaskStore } from '../../kernel/contracts/storage.js';
+import type { TaskInput, TaskPatch } from './schemas.js';
+import {
+  SERVER_FIELDS, checkTaskUrl, configOf, historyWith, now, randomId, tidy, withoutVersions,
+  type FullTask, type TaskListEntry, type TaskSummary,
+} from './task-record.js';
+
+const newestFirst = (a: { updatedAt: string }, b: { updatedAt: string }) => b.updatedAt.localeCompare(a.updatedAt);
+
+/** Task logic without HTTP: every change to a stored task is one atomic `update`. */
+export function createTaskService(store: TaskStore) {
+  /** The stored task, or TASK_NOT_FOUND when `update` found nothing. */
+  const found = (task: TaskRecord | undefined, id: string): FullTask => {
+    if (!task) throw Errors.TASK_NOT_FOUND({ id });
+    return { ...task, versions: task.versions ?? [] };
+  };
+
+  return {
+    async get(id: string): Promise<FullTask> {
+      return found(await store.get(id), id);
+    },
+
+    async list(): Promise<TaskSummary[]> {
+      return (await store.list()).sort(newestFirst).map(withoutVersions);
+    },
+
+    async entries(): Promise<TaskListEntry[]> {
+      return (await store.list()).sort(newestFirst).map((task) => {
+        const entry: TaskListEntry = {
+          id: task.id, name: task.name, url: task.url, mode: task.mode,
+          updatedAt: task.updatedAt, createdAt: task.createdAt, actionCount: task.actions?.length ?? 0,
+        };
+        if (task.description) entry.description = task.description;
+        if (task.schedule) entry.schedule = task.schedule;
+        return entry;
+      });
+    },
+
+    /** Creates, or overwrites the task with `body.id` (keeping its createdAt and history). */
+    async save(body: TaskInput, options: { snapshot: boolean }): Promise<FullTask> {
+      checkTaskUrl(body.url);
+      const config = configOf(body);
+      const at = now();
+      if (body.id !== undefined) {
+        const overwritten = await store.update(body.id, (current) => tidy({
+          ...config,
+          id: current.id,
+          createdAt: current.createdAt,
+          updatedAt: at,
+          versions: options.snapshot ? historyWith(current, at) : current.versions ?? [],
+        }));
+        if (overwritten) return found(overwritten, body.id);
+      }
+      const created = tidy({ ...config, id: body.id ?? randomId('task_'), createdAt: at, updatedAt: at, versions: [] });
+      return found(await store.put(created), created.id);
+    },
+
+    /** Snapshots the task, then applies the fields of `patch`; null removes a field. */
+    async patch(id: string, patch: TaskPatch): Promise<FullTask> {
+      if (typeof patch.url === 'string') checkTaskUrl(patch.url);
+      const at = now();
+      const patched = await store.update(id, (current) => {
+        const next: TaskRecord = { ...current, updatedAt: at, versions: historyWith(current, at) };
+        for (const [key, value] of Object.entries(patch)) {
+          if (SERVER_FIELDS.includes(key) || value === undefined) continue;
+          if (value === null) delete next[key];
+          else next[key] = value;
+        }
+        return tidy(next);
+      });
+      return found(patched, id);
+    },
+
+    async touch(id: string): Promise<string> {
+      const at = now();
+      const touched = await store.update(id, (current) => ({ ...current, updatedAt: at }));
+      if (!touched) throw Errors.TASK_NOT_FOUND({ id });
+      return touched.updatedAt;
+    },
+
+    async remove(id: string): Promise<void> {
+      if (!(await store.delete(id))) throw Errors.TASK_NOT_FOUND({ id });
+    },
+
+    /** Snapshots the task, then puts back the configuration of version `versionId`. */
+    async restore(id: string, versionId: string): Promise<FullTask> {
+      let versionMissing = false;
+      const at = now();
+      const restored = await store.update(id, (current) => {
+        const version = current.versions?.find((v) => v.id === versionId);
+        if (!version) {
+          versionMissing = true;
+          return undefined;
+        }
+        // The contract's `Omit<TaskRecord, 'versions'>` loses the named fields; the snapshot has them.
+        const { versions: _ignored, ...snapshot } = version.snapshot as TaskRecord;
+        return tidy({
+          ...snapshot,
+          id: current.id,
+          createdAt: current.createdAt,
+          updatedAt: at,
+          versions: historyWith(current, at),
+        });
+      });
+      if (restored && versionMissing) {
+        throw Errors.NOT_FOUND({}, { details: `Version ${versionId} of task ${id} not found: GET /api/tasks/${id} lists its versions` });
+      }
+      return found(restored, id);
+    },
+  };
+}
+
+export type TaskService = ReturnType<typeof createTaskService>;
