@@ -1,5 +1,46 @@
 export const BROWSER_CONTRACT_VERSION = 1;
 
+/**
+ * The browser-engine capability. A provider (Playwright, Puppeteer, ...) implements small
+ * primitives over one product; the shared work (one warm browser, relaunch after a crash, a fresh
+ * context per run, kill timers, the cookie jar) lives once in kernel/browser/.
+ * Everything a page does runs in the browser, never in the service's process.
+ */
+export interface BrowserDriver {
+  readonly id: string;
+  /** Launches a local browser, or connects when `wsEndpoint` is given. */
+  launch(options: BrowserLaunchOptions): Promise<BrowserHandle>;
+}
+
+export interface BrowserLaunchOptions {
+  /** Chromium to launch (ignored when connecting). */
+  executablePath?: string;
+  /** Connect to this remote browser (Playwright server or DevTools endpoint) instead of launching. */
+  wsEndpoint?: string;
+  headless: boolean;
+  /** Extra Chromium switches. */
+  args: string[];
+  /** Environment of the browser process (e.g. DISPLAY for a headful session). */
+  env?: Record<string, string>;
+  /** Milliseconds to wait for the launch or connection. */
+  timeoutMs: number;
+}
+
+export interface BrowserHandle {
+  /** Process id of a launched browser; undefined when connected to a remote one. */
+  readonly pid?: number;
+  isConnected(): boolean;
+  /** Called once when the browser closes or crashes. */
+  onDisconnected(listener: () => void): void;
+  newContext(options: ContextOptions): Promise<ContextHandle>;
+  /** Graceful close. May hang on a wedged browser: callers race it with `kill`. */
+  close(): Promise<void>;
+  /** Ends a launched browser's process tree at once (SIGKILL); disconnects from a remote one. */
+  kill(): void;
+  /** The DevTools WebSocket URL of a launched browser (loopback only), when the engine exposes it. */
+  cdpEndpoint?(): string | undefined;
+}
+
 /** A cookie as the engines exchange it (Playwright's shape, which Puppeteer maps onto). */
 export interface BrowserCookie {
   name: string;
@@ -17,39 +58,40 @@ export interface ContextOptions {
   viewport?: { width: number; height: number };
   userAgent?: string;
   proxy?: { server: string; username?: string; password?: string };
+  /** Cookies loaded into the context before the first page opens. */
   cookies?: BrowserCookie[];
-  /** Directory to write a video recording of the context into, when recording. */
+  /** Record a video of the context's pages into this directory (webm). */
   recordVideoDir?: string;
 }
 
-/** One page of an isolated browser context. Everything here runs in the browser, not in the service. */
+export interface ContextHandle {
+  newPage(): Promise<BrowserPage>;
+  cookies(): Promise<BrowserCookie[]>;
+  /**
+   * Closes the context and its pages. Resolves to the recorded video's path when recording.
+   * May hang on a wedged renderer: callers race it with a timer and kill the browser.
+   */
+  close(): Promise<{ videoPath?: string }>;
+}
+
+/** One page. Timeouts are milliseconds; a missed one rejects with an error naming what was awaited. */
 export interface BrowserPage {
   goto(url: string, timeoutMs: number): Promise<void>;
   click(selector: string, timeoutMs: number): Promise<void>;
   hover(selector: string, timeoutMs: number): Promise<void>;
+  /** Types `text` into the element (focusing it first), key by key. */
   type(selector: string, text: string, timeoutMs: number): Promise<void>;
+  /** Presses a key (`Enter`, `Control+A`, ...), on `selector` when given. */
   press(key: string, selector: string | undefined, timeoutMs: number): Promise<void>;
+  /** Resolves once an element matching `selector` is visible. */
   waitForSelector(selector: string, timeoutMs: number): Promise<void>;
-  /** Runs `body` as an async function body inside the page and resolves to its JSON-able return value. */
-  evaluate(body: string, args: Record<string, unknown>, timeoutMs: number): Promise<unknown>;
-  screenshot(options: { fullPage: boolean; type: 'png' | 'jpeg' }): Promise<Buffer>;
+  /**
+   * Runs `body` as the body of an async function inside the page, with `args` as its one
+   * parameter named `args`, and resolves to its JSON-serialisable return value.
+   */
+  evaluate(body: string, args: Record<string, unknown>): Promise<unknown>;
+  screenshot(options: { fullPage: boolean; type: 'png' | 'jpeg'; quality?: number }): Promise<Buffer>;
   url(): string;
   title(): Promise<string>;
   content(): Promise<string>;
-}
-
-export interface BrowserContextHandle {
-  page(): Promise<BrowserPage>;
-  cookies(): Promise<BrowserCookie[]>;
-  /** Always safe to call, also twice and after a crash; ends in a forced kill on timeout. */
-  close(): Promise<void>;
-}
-
-/** The browser-engine capability: one warm browser, a fresh isolated context per run. */
-export interface BrowserEngine {
-  readonly id: string;
-  newContext(options: ContextOptions): Promise<BrowserContextHandle>;
-  /** Number of contexts currently open (leak checks and metrics). */
-  openContexts(): number;
-  close(): Promise<void>;
 }

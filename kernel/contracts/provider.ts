@@ -1,7 +1,7 @@
 import type { KernelConfig } from '../config.js';
 import type { AiProvider } from './ai.js';
 import type { AuthProvider } from './auth.js';
-import type { BrowserEngine } from './browser.js';
+import type { BrowserDriver } from './browser.js';
 import type { Logger } from './logger.js';
 import type { OutboundServices } from '../outbound/index.js';
 import type { OutputTarget } from './output.js';
@@ -12,7 +12,7 @@ import type { StorageProvider } from './storage.js';
 export interface CapabilityInstances {
   storage: StorageProvider;
   auth: AuthProvider;
-  browser: BrowserEngine;
+  browser: BrowserDriver;
   ai: AiProvider;
   output: OutputTarget;
   scheduler: Scheduler;

@@ -1,0 +1,37 @@
+import { Errors } from '../../kernel/errors.js';
+import type { AiModelSettings } from '../../kernel/contracts/settings.js';
+import { SETTINGS_KEYS, type TypedSettings } from './keys.js';
+import type { AiModelsInput } from './schemas.js';
+
+/** The default model of each slot (decisions.md, "AI providers"). */
+export const DEFAULT_AI_MODELS: Readonly<AiModelSettings> = {
+  providerA: 'gemini-2.5-flash',
+  providerB: 'gpt-4o-mini',
+  providerC: 'claude-haiku-4-5',
+  providerD: 'llama3.2',
+};
+
+const SLOTS = Object.keys(DEFAULT_AI_MODELS) as (keyof AiModelSettings)[];
+
+/** Default models without HTTP: only the slots ever set are stored, the others follow the defaults. */
+export function createAiModelService(settings: TypedSettings) {
+  const full = (stored: Partial<AiModelSettings> | undefined): AiModelSettings => ({ ...DEFAULT_AI_MODELS, ...stored });
+
+  return {
+    async get(): Promise<AiModelSettings> {
+      return full(await settings.get(SETTINGS_KEYS.aiModels));
+    },
+
+    /** Sets the given slots (names trimmed); the others keep their value. Answers every slot. */
+    async save(input: AiModelsInput): Promise<AiModelSettings> {
+      const given: Partial<AiModelSettings> = {};
+      for (const slot of SLOTS) {
+        const name = input[slot]?.trim();
+        if (name === undefined) continue;
+        if (name === '') throw Errors.VALIDATION_ERROR({ message: `body.${slot} must be a model name, not blank` });
+        given[slot] = name;
+      }
+      return full(await settings.update(SETTINGS_KEYS.aiModels, (current) => ({ ...current, ...given })));
+    },
+  };
+}

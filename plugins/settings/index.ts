@@ -1,0 +1,32 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { definePlugin } from '../../kernel/registry.js';
+import { typedSettings } from './keys.js';
+import { createProxyRotation } from './proxy-rotation.js';
+import { createProxyService } from './proxy-service.js';
+import { settingsRoutes } from './routes.js';
+import './decorators.js';
+
+const PREFIX = '/api/settings';
+
+/**
+ * Decorates every scope with `proxyRotation` (hence fastify-plugin, which also means the registry's prefix
+ * is not applied here) and mounts the settings endpoints, encapsulated, under `/api/settings`.
+ */
+async function settings(app: FastifyInstance, options: { prefix?: string }): Promise<void> {
+  const proxies = createProxyService(typedSettings(app.services.storage.settings), app.services.outbound.guard);
+  app.decorate('proxyRotation', createProxyRotation(proxies.read));
+  await app.register(settingsRoutes, { prefix: options.prefix || PREFIX });
+}
+
+/** Proxies and their rotation, AI provider keys and models, selector finder, theme. */
+export const settingsPlugin = definePlugin({
+  name: 'settings',
+  prefix: PREFIX,
+  plugin: fp(settings, {
+    name: 'taskloom-settings',
+    fastify: '5.x',
+    dependencies: ['taskloom-route-policy'],
+    decorators: { fastify: ['services'] },
+  }),
+});

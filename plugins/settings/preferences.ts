@@ -1,0 +1,41 @@
+import type { SelectorFinder, Theme } from '../../kernel/contracts/settings.js';
+import { SETTINGS_KEYS, type TypedSettings } from './keys.js';
+import { THEMES } from './schemas.js';
+
+export const DEFAULT_THEME: Theme = 'dark';
+export const DEFAULT_SELECTOR_FINDER: SelectorFinder = 'highlight';
+
+export const isTheme = (value: unknown): value is Theme => (THEMES as readonly unknown[]).includes(value);
+
+/** Dashboard preferences without HTTP: the selector finder and the theme. */
+export function createPreferenceService(settings: TypedSettings) {
+  return {
+    async selectorFinder(): Promise<SelectorFinder> {
+      return (await settings.get(SETTINGS_KEYS.selectorFinder)) ?? DEFAULT_SELECTOR_FINDER;
+    },
+
+    async setSelectorFinder(value: SelectorFinder): Promise<SelectorFinder> {
+      await settings.set(SETTINGS_KEYS.selectorFinder, value);
+      return value;
+    },
+
+    /**
+     * The stored theme. When none is stored, the first valid `fromCookies` value is stored and answered
+     * (atomically: a theme saved meanwhile wins); without one, the default, not stored.
+     */
+    async theme(fromCookies: (string | undefined)[]): Promise<Theme> {
+      const stored = await settings.get(SETTINGS_KEYS.theme);
+      if (stored !== undefined) return stored;
+      const remembered = fromCookies.find(isTheme);
+      if (remembered === undefined) return DEFAULT_THEME;
+      return settings.update(SETTINGS_KEYS.theme, (current) => current ?? remembered);
+    },
+
+    /** Saves `value`, or the default when it is not one of the themes. */
+    async setTheme(value: string): Promise<Theme> {
+      const theme = isTheme(value) ? value : DEFAULT_THEME;
+      await settings.set(SETTINGS_KEYS.theme, theme);
+      return theme;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { typedSettings } from './keys.js';
+import { createProxyService } from './proxy-service.js';
+import { ErrorBody, ProxyBody, ProxyIdsBody, ProxyImportBody, ProxyParams, ProxySettings, RotationBody } from './schemas.js';
+
+const tags = ['settings'];
+const config = { auth: 'authenticated' } as const;
+const answers = (...statuses: (400 | 404)[]) => ({ 200: ProxySettings, ...Object.fromEntries(statuses.map((s) => [s, ErrorBody])) });
+
+/** `/proxies`: every write answers the whole proxy settings object, passwords masked. */
+export async function proxyRoutes(scope: FastifyInstance): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const proxies = createProxyService(typedSettings(app.services.storage.settings), app.services.outbound.guard);
+
+  app.get('/proxies', {
+    config,
+    schema: { tags, summary: 'The proxy settings object (the built-in `host` entry first)', response: answers() },
+  }, async () => proxies.view());
+
+  app.post('/proxies', {
+    config,
+    schema: { tags, summary: 'Add a proxy (`server` is checked against the private-network rule)', body: ProxyBody, response: answers(400) },
+  }, async (request) => proxies.add(request.body));
+
+  app.post('/proxies/import', {
+    config,
+    schema: {
+      tags,
+      summary: 'Add many proxies; an entry with a stored server updates it. If any entry fails, nothing changes',
+      body: ProxyImportBody,
+      response: answers(400),
+    },
+  }, async (request) => proxies.import(request.body.proxies));
+
+  app.post('/proxies/rotation', {
+    config,
+    schema: { tags, summary: 'Set the default proxy and how runs rotate', body: RotationBody, response: answers(400, 404) },
+  }, async (request) => proxies.setRotation(request.body));
+
+  app.put('/proxies/:id', {
+    config,
+    schema: {
+      tags,
+      summary: 'Replace a proxy (a password of "********" keeps the stored one)',
+      params: ProxyParams,
+      body: ProxyBody,
+      response: answers(400, 404),
+    },
+  }, async (request) => proxies.replace(request.params.id, request.body));
+
+  app.delete('/proxies/:id', {
+    config,
+    schema: { tags, summary: 'Delete a proxy (the default falls back to `host`)', params: ProxyParams, response: answers(400, 404) },
+  }, async (request) => proxies.remove([request.params.id]));
+
+  app.delete('/proxies', {
+    config,
+    schema: { tags, summary: 'Delete several proxies, all or none', body: ProxyIdsBody, response: answers(400, 404) },
+  }, async (request) => proxies.remove(request.body.ids));
+}
