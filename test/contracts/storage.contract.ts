@@ -1,0 +1,39 @@
+import { afterEach, beforeEach, describe } from 'node:test';
+import { documentCases } from './storage/document-cases.js';
+import { executionCases } from './storage/execution-cases.js';
+import type { StorageFactory, StorageHarness } from './storage/harness.js';
+import { lifecycleCases } from './storage/lifecycle-cases.js';
+import { settingsClaimCases } from './storage/settings-claim-cases.js';
+import { userSessionCases } from './storage/user-session-cases.js';
+
+export type { StorageFactory, StorageHarness } from './storage/harness.js';
+
+/**
+ * The storage contract suite: every storage provider runs it (json, postgres, mongodb and third-party
+ * ones). `factory` must return a fresh, empty, isolated instance for each test; the suite calls
+ * `cleanup()` after every test.
+ */
+export function storageContract(name: string, factory: StorageFactory): void {
+  describe(`storage contract: ${name}`, () => {
+    let harness: StorageHarness | undefined;
+    const current = (): StorageHarness => {
+      if (!harness) throw new Error('no storage harness: the factory did not run');
+      return harness;
+    };
+
+    beforeEach(async () => {
+      harness = await factory();
+    });
+
+    afterEach(async () => {
+      await harness?.cleanup();
+      harness = undefined;
+    });
+
+    documentCases(current);
+    userSessionCases(current);
+    settingsClaimCases(current);
+    executionCases(current);
+    lifecycleCases(current);
+  });
+}

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ExecutionRecord, ExecutionSummary } from '../../../kernel/contracts/records.js';
+import { at, makeExecution, type CurrentHarness } from './harness.js';
+
+const ids = (records: Array<{ executionId: string }>): string[] => records.map((r) => r.executionId);
+
+function summary(record: ExecutionRecord): ExecutionSummary {
+  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs } = record;
+  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs };
+}
+
+/** Ten records started at minutes 0..9, inserted out of order, over two tasks and three statuses. */
+function history(): ExecutionRecord[] {
+  const statuses = ['success', 'error', 'running'] as const;
+  return [3, 0, 7, 1, 9, 4, 2, 8, 5, 6].map((minute) =>
+    makeExecution({
+      executionId: `exec-${minute}`,
+      startedAt: at(minute),
+      taskId: minute % 2 === 0 ? 'task-even' : 'task-odd',
+      status: statuses[minute % 3],
+    }),
+  );
+}
+
+/** `history()` ids newest first, filtered by minute. */
+const newest = (keep: (minute: number) => boolean = () => true): string[] =>
+  [9, 8, 7, 6, 5, 4, 3, 2, 1, 0].filter(keep).map((m) => `exec-${m}`);
+
+export function executionCases(current: CurrentHarness): void {
+  const executions = () => current().storage.executions;
+  const insertAll = async (records: ExecutionRecord[]): Promise<void> => {
+    for (const record of records) await executions().insert(record);
+  };
+
+  describe('executions', () => {
+    it('insert resolves to the record and get returns it; a missing id resolves undefined', async () => {
+      const record = makeExecution();
+      assert.deepEqual(await executions().insert(record), record);
+      assert.deepEqual(await executions().get(record.executionId), record);
+      assert.equal(await executions().get('no-such-execution'), undefined);
+    });
+
+    it('returns copies: mutating inputs or results changes nothing stored', async () => {
+      const record = makeExecution();
+      const original = structuredClone(record);
+      const inserted = await executions().insert(record);
+      record.logs.push({ at: at(2), level: 'warn', message: 'input mutated' });
+      inserted.status = 'error';
+      const got = await executions().get(record.executionId);
+      assert.ok(got);
+      got.logs.length = 0;
+      const [listed] = await executions().list();
+      listed.result.title = 'mutated';
+      const [summarised] = await executions().summaries();
+      summarised.taskName = 'mutated';
+      assert.deepEqual(await executions().get(record.executionId), original);
+    });
+
+    it('update applies the change; returning undefined leaves the record unchanged', async () => {
+      const record = makeExecution({ status: 'running' });
+      await executions().insert(record);
+      const done = await executions().update(record.executionId, (cur) => ({ ...cur, status: 'success', durationMs: 99 }));
+      assert.deepEqual(done, { ...record, status: 'success', durationMs: 99 });
+      const unchanged = await executions().update(record.executionId, (cur) => {
+        cur.status = 'error';
+        return undefined;
+      });
+      assert.deepEqual(unchanged, done);
+      assert.deepEqual(await executions().get(record.executionId), done);
+    });
+
+    it('update of a missing id resolves undefined without calling change', async () => {
+      let calls = 0;
+      const result = await executions().update('no-such-execution', (cur) => {
+        calls += 1;
+        return cur;
+      });
+      assert.equal(result, undefined);
+      assert.equal(calls, 0);
+      assert.equal(await executions().count(), 0);
+    });
+
+    it('update rejects with the error change throws and stores nothing', async () => {
+      const record = makeExecution();
+      await executions().insert(record);
+      const boom = new Error('change failed');
+      await assert.rejects(
+        executions().update(record.executionId, () => {
+          throw boom;
+        }),
+        (error) => error === boom,
+      );
+      assert.deepEqual(await executions().get(record.executionId), record);
+    });
+
+    it('50 concurrent updates lose no change', async () => {
+      const record = makeExecution({ durationMs: 0 });
+      await executions().insert(record);
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          executions().update(record.executionId, (cur) => ({
+            ...cur,
+            durationMs: cur.durationMs + 1,
+            logs: [...cur.logs, { at: at(2), level: 'debug', message: `step ${i}` }],
+          })),
+        ),
+      );
+      const stored = await executions().get(record.executionId);
+      assert.ok(stored);
+      assert.equal(stored.durationMs, 50);
+      assert.equal(stored.logs.length, record.logs.length + 50);
+    });
+
+    it('list returns full records, newest startedAt first', async () => {
+      const records = history();
+      await insertAll(records);
+      const listed = await executions().list();
+      assert.deepEqual(ids(listed), newest());
+      assert.deepEqual(listed[0], records.find((r) => r.executionId === 'exec-9'));
+    });
+
+    it('list pages with limit and offset', async () => {
+      await insertAll(history());
+      assert.deepEqual(ids(await executions().list({ limit: 3 })), newest().slice(0, 3));
+      assert.deepEqual(ids(await executions().list({ limit: 3, offset: 3 })), newest().slice(3, 6));
+      assert.deepEqual(ids(await executions().list({ offset: 8 })), newest().slice(8));
+      assert.deepEqual(ids(await executions().list({ limit: 5, offset: 20 })), []);
+    });
+
+    it('list filters by status, taskId and an inclusive from/to range', async () => {
+      await insertAll(history());
+      assert.deepEqual(ids(await executions().list({ status: 'error' })), newest((m) => m % 3 === 1));
+      assert.deepEqual(ids(await executions().list({ taskId: 'task-odd' })), newest((m) => m % 2 === 1));
+      assert.deepEqual(ids(await executions().list({ from: at(2), to: at(5) })), newest((m) => m >= 2 && m <= 5));
+      assert.deepEqual(ids(await executions().list({ from: at(7) })), newest((m) => m >= 7));
+      assert.deepEqual(ids(await executions().list({ to: at(1) })), newest((m) => m <= 1));
+      assert.deepEqual(
+        ids(await executions().list({ taskId: 'task-even', status: 'success', from: at(1), limit: 1 })),
+        newest((m) => m % 2 === 0 && m % 3 === 0 && m >= 1).slice(0, 1),
+      );
+    });
+
+    it('summaries carry the summary fields only (no logs, no result), newest first, with the same filters', async () => {
+      const records = history();
+      await insertAll(records);
+      const byId = new Map(records.map((r) => [r.executionId, r]));
+      const all = await executions().summaries();
+      assert.deepEqual(all, newest().map((id) => summary(byId.get(id)!)));
+      for (const item of all) {
+        assert.equal('logs' in item, false);
+        assert.equal('result' in item, false);
+      }
+      const page = await executions().summaries({ taskId: 'task-even', limit: 2, offset: 1 });
+      assert.deepEqual(ids(page), newest((m) => m % 2 === 0).slice(1, 3));
+    });
+
+    it('count counts all records or those matching the filters', async () => {
+      assert.equal(await executions().count(), 0);
+      await insertAll(history());
+      assert.equal(await executions().count(), 10);
+      assert.equal(await executions().count({}), 10);
+      assert.equal(await executions().count({ status: 'running' }), newest((m) => m % 3 === 2).length);
+      assert.equal(await executions().count({ taskId: 'task-even' }), 5);
+      assert.equal(await executions().count({ from: at(3), to: at(3) }), 1);
+      assert.equal(await executions().count({ from: at(5), to: at(1) }), 0);
+      assert.equal(await executions().count({ taskId: 'task-odd', from: at(4) }), newest((m) => m % 2 === 1 && m >= 4).length);
+    });
+
+    it('delete removes one record and resolves true once', async () => {
+      const [a, b] = [makeExecution({ startedAt: at(1) }), makeExecution({ startedAt: at(2) })];
+      await insertAll([a, b]);
+      assert.equal(await executions().delete(a.executionId), true);
+      assert.equal(await executions().delete(a.executionId), false);
+      assert.equal(await executions().get(a.executionId), undefined);
+      assert.deepEqual(await executions().list(), [b]);
+      assert.equal(await executions().count(), 1);
+    });
+
+    it('clear removes every record and resolves to how many', async () => {
+      assert.equal(await executions().clear(), 0);
+      await insertAll(history());
+      assert.equal(await executions().clear(), 10);
+      assert.equal(await executions().count(), 0);
+      assert.deepEqual(await executions().list(), []);
+      assert.equal(await executions().get('exec-3'), undefined);
+      const after = makeExecution();
+      await executions().insert(after);
+      assert.deepEqual(await executions().list(), [after]);
+    });
+
+    it('markAll moves the given statuses to one status, sets finishedAt and counts', async () => {
+      const queued = makeExecution({ status: 'queued', startedAt: at(1) });
+      const running = makeExecution({ status: 'running', startedAt: at(2) });
+      const done = makeExecution({ status: 'success', startedAt: at(3) });
+      await insertAll([queued, running, done]);
+      const finishedAt = at(60);
+      assert.equal(await executions().markAll(['queued', 'running'], 'interrupted', finishedAt), 2);
+      assert.deepEqual(await executions().get(queued.executionId), { ...queued, status: 'interrupted', finishedAt });
+      assert.deepEqual(await executions().get(running.executionId), { ...running, status: 'interrupted', finishedAt });
+      assert.deepEqual(await executions().get(done.executionId), done);
+      assert.equal(await executions().count({ status: 'interrupted' }), 2);
+      assert.equal(await executions().markAll(['queued', 'running'], 'interrupted', finishedAt), 0);
+    });
+  });
+}
