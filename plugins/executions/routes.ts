@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ExecutionService } from './service.js';
+import {
+  ErrorBody, Execution, ExecutionParams, ExecutionQuery, ExecutionSummaries, Success,
+} from './schemas.js';
+
+const tags = ['executions'];
+const authenticated = { auth: 'authenticated' } as const;
+const invalid = { 400: ErrorBody };
+const notFound = { 404: ErrorBody };
+
+export async function executionRoutes(scope: FastifyInstance, options: { service: ExecutionService }): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const { service } = options;
+
+  app.get('/', {
+    config: authenticated,
+    schema: {
+      tags, summary: 'Execution history with logs and results, newest first', querystring: ExecutionQuery,
+      response: { 200: Type.Array(Execution), ...invalid },
+    },
+  }, async (request) => service.list(request.query));
+
+  app.get('/list', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags, summary: 'Summary metadata of executions, newest first (API key only; no logs or results)',
+      querystring: ExecutionQuery, response: { 200: ExecutionSummaries, ...invalid },
+    },
+  }, async (request) => ({ executions: await service.summaries(request.query) }));
+
+  app.get('/:id', {
+    config: authenticated,
+    schema: { tags, summary: 'One execution with its logs and result', params: ExecutionParams, response: { 200: Execution, ...notFound } },
+  }, async (request) => service.get(request.params.id));
+
+  app.delete('/:id', {
+    config: authenticated,
+    schema: {
+      tags, summary: 'Delete an execution and its capture files', params: ExecutionParams, response: { 200: Success, ...notFound },
+    },
+  }, async (request) => {
+    await service.remove(request.params.id);
+    return { success: true };
+  });
+
+  app.post('/clear', {
+    config: authenticated,
+    schema: { tags, summary: 'Delete every execution record and their capture files', response: { 200: Success } },
+  }, async () => {
+    await service.clear();
+    return { success: true };
+  });
+}
