@@ -5,6 +5,9 @@ import { authPlugin } from './auth/index.js';
 import { tasksPlugin } from './tasks/index.js';
 import { settingsPlugin } from './settings/index.js';
 import { credentialsPlugin } from './credentials/index.js';
+import { dataPlugin } from './data/index.js';
+import { executionsPlugin } from './executions/index.js';
+import { aiPlugin } from './ai/index.js';
 
 /** The HTTP plugins that ship with taskloom, mounted in this order (OpenAPI first, to see every route). */
-export const plugins: TaskloomModule['plugins'] = [openapiPlugin, healthPlugin, authPlugin, tasksPlugin, settingsPlugin, credentialsPlugin];
+export const plugins: TaskloomModule['plugins'] = [openapiPlugin, healthPlugin, authPlugin, tasksPlugin, settingsPlugin, credentialsPlugin, dataPlugin, executionsPlugin, aiPlugin];
