@@ -1,0 +1,71 @@
+import { Errors, TaskloomError } from '../../../kernel/errors.js';
+import { scrub } from './mongo-url.js';
+
+/** Driver errors that mean "cannot reach or log in to the server", not "bad operation". */
+const CONNECTION_ERRORS = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoTopologyClosedError',
+  'MongoNotConnectedError',
+  'MongoServerClosedError',
+  'MongoClientClosedError',
+]);
+/** AuthenticationFailed, Unauthorized. */
+const ACCESS_CODES = new Set([18, 13]);
+
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return CONNECTION_ERRORS.has(error.name) || ACCESS_CODES.has((error as { code?: unknown }).code as number);
+}
+
+/**
+ * Calls after close() reject; close() waits for the calls already started. Connection failures
+ * become STORAGE_UNAVAILABLE with a reason naming the server but never the password; every other
+ * error (a throwing `change`, a bad argument) passes unchanged.
+ */
+export class Gate {
+  private readonly pending = new Set<Promise<unknown>>();
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly target: string,
+    private readonly secrets: string[],
+  ) {}
+
+  run<R>(work: () => Promise<R>): Promise<R> {
+    if (this.closing) return Promise.reject(Errors.STORAGE_UNAVAILABLE({ reason: `the mongodb store at ${this.target} is closed` }));
+    let running: Promise<R>;
+    try {
+      running = work().catch((error: unknown) => {
+        throw this.translate(error);
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const forget = (): void => void this.pending.delete(running);
+    this.pending.add(running);
+    running.then(forget, forget);
+    return running;
+  }
+
+  close(end: () => Promise<void>): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.allSettled([...this.pending]);
+      await end();
+    })();
+    return this.closing;
+  }
+
+  scrub(text: string): string {
+    return scrub(text, this.secrets);
+  }
+
+  translate(error: unknown): unknown {
+    if (error instanceof TaskloomError || !isConnectionError(error)) return error;
+    const detail = this.scrub((error as Error).message || (error as Error).name);
+    const reason = `no connection to MongoDB at ${this.target} (${detail}): check MONGODB_URL and that the server is running`;
+    const cause = new Error(detail);
+    return Errors.STORAGE_UNAVAILABLE({ reason }, { cause, retryable: true });
+  }
+}

@@ -1,0 +1,21 @@
+import { defineProvider } from '../../../kernel/contracts/provider.js';
+import { STORAGE_CONTRACT_VERSION } from '../../../kernel/contracts/storage.js';
+
+export type { MongoStorage, MongoStorageOptions } from './mongo-storage.js';
+export { INDEXES } from './indexes.js';
+
+/**
+ * MongoDB storage (`STORAGE=mongodb`, `MONGODB_URL`): one database shared by every instance.
+ * The implementation (and the `mongodb` driver) loads only when this provider is chosen.
+ */
+export const mongodbStorage = defineProvider({
+  capability: 'storage',
+  id: 'mongodb',
+  contractVersion: STORAGE_CONTRACT_VERSION,
+  create: async (ctx) => {
+    const url = ctx.config.mongodbUrl;
+    if (!url) throw new Error('mongodb storage needs MONGODB_URL (mongodb://user:password@host:27017/taskloom)');
+    const { openMongoStorage } = await import('./mongo-storage.js');
+    return openMongoStorage({ url, logger: ctx.logger.child({ storage: 'mongodb' }) });
+  },
+});

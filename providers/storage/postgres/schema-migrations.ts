@@ -1,0 +1,67 @@
+/**
+ * The schema, as numbered steps. A step, once released, never changes: a later change is a new
+ * step. Each runs once per schema, inside the start-up transaction (see migrate.ts).
+ *
+ * Documents are stored as `json` (the exact text written), not `jsonb`: jsonb reorders keys,
+ * normalises numbers and refuses "\u0000", and the contract wants back exactly what was put.
+ * The columns next to `doc` are copies of document fields, kept for indexes and queries;
+ * `seq` keeps insertion order.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'documents, settings and claims',
+    sql: `
+      -- email_lower is the email lower-cased by JavaScript, as the other stores compare it (the
+      -- server's lower() depends on the database's locale).
+      CREATE TABLE users (id text PRIMARY KEY, seq bigserial NOT NULL, email_lower text, doc json NOT NULL);
+      CREATE UNIQUE INDEX users_email_lower_idx ON users (email_lower);
+      CREATE INDEX users_seq_idx ON users (seq);
+
+      CREATE TABLE sessions (id text PRIMARY KEY, seq bigserial NOT NULL, expires_at_ms double precision, doc json NOT NULL);
+      CREATE INDEX sessions_seq_idx ON sessions (seq);
+      CREATE INDEX sessions_expires_at_ms_idx ON sessions (expires_at_ms);
+
+      CREATE TABLE tasks (
+        id text PRIMARY KEY, seq bigserial NOT NULL,
+        created_at timestamptz, updated_at timestamptz, doc json NOT NULL
+      );
+      CREATE INDEX tasks_seq_idx ON tasks (seq);
+
+      CREATE TABLE credentials (id text PRIMARY KEY, seq bigserial NOT NULL, doc json NOT NULL);
+      CREATE INDEX credentials_seq_idx ON credentials (seq);
+
+      CREATE TABLE settings (key text PRIMARY KEY, value json NOT NULL);
+
+      CREATE TABLE claims (key text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL);
+      CREATE INDEX claims_expires_at_idx ON claims (expires_at);
+    `,
+  },
+  {
+    version: 2,
+    name: 'executions',
+    sql: `
+      CREATE TABLE executions (
+        execution_id text PRIMARY KEY,
+        seq bigserial NOT NULL,
+        task_id text,
+        status text,
+        trigger text,
+        started_at timestamptz NOT NULL,
+        duration_ms double precision,
+        summary json NOT NULL,
+        doc json NOT NULL
+      );
+      -- History pages: newest first, ties broken by later insertion first.
+      CREATE INDEX executions_started_at_idx ON executions (started_at DESC, seq DESC);
+      CREATE INDEX executions_status_started_at_idx ON executions (status, started_at DESC, seq DESC);
+      CREATE INDEX executions_task_started_at_idx ON executions (task_id, started_at DESC, seq DESC);
+    `,
+  },
+];
