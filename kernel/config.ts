@@ -16,8 +16,15 @@ export interface KernelConfig {
   browserEngine: 'playwright' | 'puppeteer';
   browserExecutablePath?: string;
   browserWsEndpoint?: string;
+  /** ffmpeg used to encode run recordings; undefined: `ffmpeg` on the PATH. */
+  ffmpegPath?: string;
   maxConcurrentRuns: number;
   providerBaseUrls: { A?: string; B?: string; C?: string };
+  /**
+   * Which AI provider (by id) serves each slot: TASKLOOM_AI_SLOTS, a JSON object such as `{"C":"my-provider"}`,
+   * over the defaults A, B `openai-compatible`, C `anthropic`, D `ollama`.
+   */
+  aiSlots: Record<'A' | 'B' | 'C' | 'D', string>;
   useNovnc: boolean;
   novncPort: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -69,6 +76,31 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return n;
 }
 
+const DEFAULT_AI_SLOTS: KernelConfig['aiSlots'] = { A: 'openai-compatible', B: 'openai-compatible', C: 'anthropic', D: 'ollama' };
+
+/** TASKLOOM_AI_SLOTS over the defaults; whether the named providers exist is checked when the AI plugin starts. */
+function aiSlots(env: Env): KernelConfig['aiSlots'] {
+  const name = 'TASKLOOM_AI_SLOTS';
+  const value = text(env, name);
+  if (value === undefined) return { ...DEFAULT_AI_SLOTS };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(name, 'is not valid JSON; expected e.g. {"C":"anthropic"}');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(name, 'must be a JSON object of slot (A, B, C, D) to AI provider id');
+  }
+  const slots = { ...DEFAULT_AI_SLOTS };
+  for (const [slot, id] of Object.entries(parsed)) {
+    if (!Object.hasOwn(slots, slot)) throw new ConfigError(name, `names slot "${slot}"; expected A, B, C or D`);
+    if (typeof id !== 'string' || id.trim() === '') throw new ConfigError(name, `gives slot ${slot} no provider id`);
+    slots[slot as keyof typeof slots] = id.trim();
+  }
+  return slots;
+}
+
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const value = text(env, name);
   if (value === undefined) return undefined;
@@ -108,12 +140,14 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     browserEngine: oneOf(env, 'BROWSER_ENGINE', ['playwright', 'puppeteer'] as const, 'playwright'),
     browserExecutablePath: text(env, 'BROWSER_EXECUTABLE_PATH'),
     browserWsEndpoint: url(env, 'BROWSER_WS_ENDPOINT', ['ws:', 'wss:', 'http:', 'https:']),
+    ffmpegPath: text(env, 'FFMPEG_PATH'),
     maxConcurrentRuns: integer(env, 'MAX_CONCURRENT_RUNS', Math.max(1, os.availableParallelism()), 1, 1024),
     providerBaseUrls: {
       A: url(env, 'PROVIDER_A_BASE_URL', web),
       B: url(env, 'PROVIDER_B_BASE_URL', web),
       C: url(env, 'PROVIDER_C_BASE_URL', web),
     },
+    aiSlots: aiSlots(env),
     useNovnc: bool(env, 'USE_NOVNC', false),
     novncPort: integer(env, 'NOVNC_PORT', 54311, 1, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
+import { createBrowserPool, settingsCookieStore } from './browser/index.js';
 import type { KernelConfig } from './config.js';
 import type { ProviderContext } from './contracts/provider.js';
 import { createLogger } from './logger.js';
@@ -45,6 +46,13 @@ export async function createService(config: KernelConfig, options: CreateService
   const storage = await registry.provider('storage', config.storage).create(context);
   try {
     const auth = await registry.provider('auth', 'local').create({ ...context, storage });
+    // Lazy: no Chromium starts until the first run asks for a context.
+    const browser = createBrowserPool({
+      driver: await registry.provider('browser', config.browserEngine).create({ ...context, storage }),
+      config,
+      logger: logger.child({ component: 'browser' }),
+      cookieStore: settingsCookieStore(storage.settings),
+    });
     const sessionSecret = config.sessionSecret ??
       (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
 
@@ -61,7 +69,7 @@ export async function createService(config: KernelConfig, options: CreateService
     }) as unknown as FastifyInstance;
     app.setValidatorCompiler(strictValidatorCompiler);
     const services: KernelServices = {
-      config, registry, logger, storage, auth, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
+      config, registry, logger, storage, auth, browser, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
     };
     app.decorate('services', services);
     await app.register(cookie, { secret: sessionSecret });
@@ -79,6 +87,7 @@ export async function createService(config: KernelConfig, options: CreateService
         try {
           await app.close();
         } finally {
+          await browser.close(); // before storage: runs ending now still save their cookies
           await outbound.client.close();
           await storage.close();
         }

@@ -1,3 +1,4 @@
+import type { BrowserPool } from './browser/browser-pool.js';
 import type { KernelConfig } from './config.js';
 import type { AuthProvider, PublicUser } from './contracts/auth.js';
 import type { Logger } from './contracts/logger.js';
@@ -12,6 +13,8 @@ export interface KernelServices {
   logger: Logger;
   storage: StorageProvider;
   auth: AuthProvider;
+  /** The configured engine's warm browser and per-run contexts; launches Chromium on first use only. */
+  browser: BrowserPool;
   /** The private-network guard and the one HTTP client for outbound calls. */
   outbound: OutboundServices;
   /** Epoch ms when the service started (health `uptime`). */

@@ -10,6 +10,11 @@ export interface BrowserDriver {
   readonly id: string;
   /** Launches a local browser, or connects when `wsEndpoint` is given. */
   launch(options: BrowserLaunchOptions): Promise<BrowserHandle>;
+  /**
+   * The engine's own downloaded Chromium when it exists on disk, else undefined. Chromium detection
+   * tries it after BROWSER_EXECUTABLE_PATH and before the PATH. Async: an engine loads its library lazily.
+   */
+  installedExecutablePath?(): Promise<string | undefined>;
 }
 
 export interface BrowserLaunchOptions {
@@ -60,7 +65,10 @@ export interface ContextOptions {
   proxy?: { server: string; username?: string; password?: string };
   /** Cookies loaded into the context before the first page opens. */
   cookies?: BrowserCookie[];
-  /** Record a video of the context's pages into this directory (webm). */
+  /**
+   * Record a video (webm) of the context's first page into this directory; `close()` resolves to its path.
+   * `newPage` rejects when no ffmpeg can be started (the message says how to install one).
+   */
   recordVideoDir?: string;
 }
 

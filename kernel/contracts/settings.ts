@@ -88,6 +88,17 @@ export interface AiModelSettings {
   providerD: string;
 }
 
+/**
+ * The default model of each slot (decisions.md, "AI providers"), for readers of `settings.aiModels` outside the
+ * settings plugin (the AI chain). A value, not a type: kept here so both read the same defaults.
+ */
+export const DEFAULT_AI_MODELS: Readonly<AiModelSettings> = {
+  providerA: 'gemini-2.5-flash',
+  providerB: 'gpt-4o-mini',
+  providerC: 'claude-haiku-4-5',
+  providerD: 'llama3.2',
+};
+
 export type SelectorFinder = 'highlight' | 'ai';
 
 export type Theme = 'dark' | 'light' | 'solarized-light' | 'solarized-dark';

@@ -1,0 +1,194 @@
+import type { KernelConfig } from '../config.js';
+import type { BrowserCookie, BrowserDriver, BrowserHandle, ContextHandle, ContextOptions } from '../contracts/browser.js';
+import type { Logger } from '../contracts/logger.js';
+import { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieStore } from './cookie-jar.js';
+import { detectChromium } from './detect-chromium.js';
+import { BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
+import { settleWithin } from './settle-within.js';
+import { WarmBrowser } from './warm-browser.js';
+
+export interface BrowserPoolOptions {
+  driver: BrowserDriver;
+  config: Pick<KernelConfig, 'browserExecutablePath' | 'browserWsEndpoint'>;
+  logger: Logger;
+  /** Where the cookie jar persists; default: in memory. */
+  cookieStore?: CookieStore;
+  /** How long a context or browser may take to close before the browser is killed (default 5000 ms). */
+  killAfterMs?: number;
+  /** Launch or connection limit (default 30000 ms). */
+  launchTimeoutMs?: number;
+  /** Default true. */
+  headless?: boolean;
+  /** Extra Chromium switches. */
+  args?: string[];
+  /** PATH-style directories for Chromium detection (default: the service's PATH). */
+  searchPath?: string;
+}
+
+/** What a run asks of its context: the contract's options, with cookies coming from the jar. */
+export interface PoolContextOptions extends Omit<ContextOptions, 'cookies'> {
+  /** Load the jar's cookies into the context and merge the context's cookies back after the run. */
+  keepCookies?: boolean;
+}
+
+export interface ContextLimits {
+  /** From the call, including a launch when one is needed; the run then ends as `timeout`. */
+  timeoutMs?: number;
+  /** Aborting it ends the run as `aborted`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * How a context run ended. The context is closed (or its browser killed) by the time this resolves.
+ * `ok`: fn resolved. `error`: fn threw, or no browser or context could be had (e.g. Chromium not found).
+ * `timeout` / `aborted`: the limit or signal ended the run first (also when the pool closed).
+ */
+export type ContextOutcome<T> =
+  | { status: 'ok'; value: T; videoPath?: string }
+  | { status: 'error' | 'timeout' | 'aborted'; error: Error; videoPath?: string };
+
+export interface BrowserPool {
+  /**
+   * Opens a fresh isolated context on the warm browser, runs `fn` and always closes the context: also on
+   * error, timeout or abort. `signal` (given to fn) aborts when the run is ended early; fn should stop.
+   * Never rejects.
+   */
+  withContext<T>(
+    options: PoolContextOptions,
+    fn: (context: ContextHandle, signal: AbortSignal) => Promise<T>,
+    limits?: ContextLimits,
+  ): Promise<ContextOutcome<T>>;
+  /** Contexts opened and not yet closed (or given up with their browser). */
+  openContexts(): number;
+  /** Process id of the warm browser; undefined before the first launch, after a crash, or when remote. */
+  browserPid(): number | undefined;
+  readonly cookieJar: CookieJar;
+  /** Ends running contexts (`aborted`), then closes or kills the browser. Idempotent. */
+  close(): Promise<void>;
+}
+
+const COOKIE_READ_MS = 2000;
+const CLOSE_TIMED_OUT = Symbol('close timed out');
+
+export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
+  const { driver, config, logger } = options;
+  const killAfterMs = options.killAfterMs ?? 5000;
+  const cookieJar = createCookieJar(options.cookieStore ?? createMemoryCookieStore());
+  const findChromium = async () => detectChromium({
+    configuredPath: config.browserExecutablePath,
+    enginePath: config.browserExecutablePath ? undefined : await driver.installedExecutablePath?.(),
+    searchPath: options.searchPath,
+  });
+  const warm = new WarmBrowser(driver, async () => ({
+    executablePath: config.browserWsEndpoint ? undefined : await findChromium(),
+    wsEndpoint: config.browserWsEndpoint,
+    headless: options.headless ?? true,
+    args: options.args ?? [],
+    timeoutMs: options.launchTimeoutMs ?? 30_000,
+  }), logger, killAfterMs);
+  const running = new Map<AbortController, Promise<unknown>>();
+  let open = 0;
+  let closing: Promise<void> | undefined;
+
+  /** Closes `context`, killing its browser when the close hangs (a wedged renderer). */
+  async function closeContext(handle: BrowserHandle, context: ContextHandle): Promise<{ videoPath?: string }> {
+    try {
+      const result = await settleWithin(context.close(), killAfterMs, CLOSE_TIMED_OUT, (error: unknown) => {
+        if (handle.isConnected()) logger.warn({ err: error }, 'closing a browser context failed');
+        return {};
+      });
+      if (result !== CLOSE_TIMED_OUT) return result;
+      logger.warn({ pid: handle.pid }, `a browser context did not close within ${killAfterMs} ms`);
+      warm.kill(handle);
+      return {};
+    } finally {
+      open--;
+    }
+  }
+
+  async function mergeCookies(context: ContextHandle, loaded: BrowserCookie[]): Promise<void> {
+    const final = await settleWithin(context.cookies(), COOKIE_READ_MS, undefined, () => undefined);
+    if (final) await cookieJar.merge(loaded, final).catch((error: unknown) => logger.warn({ err: error }, 'saving cookies failed'));
+  }
+
+  async function run<T>(
+    options: PoolContextOptions,
+    fn: (context: ContextHandle, signal: AbortSignal) => Promise<T>,
+    controller: AbortController,
+  ): Promise<ContextOutcome<T>> {
+    const { keepCookies, ...contextOptions } = options;
+    const signal = controller.signal;
+    const stopped = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    stopped.catch(() => undefined);
+    let handle: BrowserHandle | undefined;
+    let context: ContextHandle | undefined;
+    let loaded: BrowserCookie[] = [];
+    let outcome: ContextOutcome<T>;
+    try {
+      handle = await Promise.race([warm.get(), stopped]);
+      loaded = keepCookies ? await Promise.race([cookieJar.load(), stopped]) : [];
+      const opened = handle;
+      const opening = handle.newContext({ ...contextOptions, cookies: loaded }).then((created) => { open++; return created; });
+      try {
+        context = await Promise.race([opening, stopped]);
+      } catch (error) {
+        // Opened after the run was given up: close it all the same.
+        void opening.then((late) => closeContext(opened, late), () => undefined);
+        throw error;
+      }
+      outcome = { status: 'ok', value: await Promise.race([fn(context, signal), stopped]) };
+    } catch (error) {
+      outcome = describe(error, signal);
+    }
+    if (context && handle) {
+      if (keepCookies && handle.isConnected()) await mergeCookies(context, loaded);
+      const { videoPath } = await closeContext(handle, context);
+      if (videoPath) outcome.videoPath = videoPath;
+    }
+    return outcome;
+  }
+
+  return {
+    cookieJar,
+    openContexts: () => open,
+    browserPid: () => warm.pid(),
+    async withContext(options, fn, limits = {}) {
+      if (closing) return { status: 'aborted', error: new BrowserPoolClosedError() };
+      const controller = new AbortController();
+      const timer = limits.timeoutMs === undefined ? undefined
+        : setTimeout(() => controller.abort(new ContextTimeoutError(limits.timeoutMs!)), limits.timeoutMs);
+      const onAbort = () => controller.abort(new ContextAbortedError(limits.signal?.reason));
+      if (limits.signal?.aborted) onAbort();
+      else limits.signal?.addEventListener('abort', onAbort, { once: true });
+      const result = run(options, fn, controller);
+      running.set(controller, result);
+      try {
+        return await result;
+      } finally {
+        clearTimeout(timer);
+        limits.signal?.removeEventListener('abort', onAbort);
+        running.delete(controller);
+      }
+    },
+    close() {
+      closing ??= (async () => {
+        for (const controller of running.keys()) controller.abort(new BrowserPoolClosedError());
+        // Each run closes its context within the kill timer, or kills the browser.
+        await settleWithin(Promise.allSettled(running.values()), killAfterMs + COOKIE_READ_MS + 1000, undefined, () => undefined);
+        await warm.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function describe<T>(error: unknown, signal: AbortSignal): ContextOutcome<T> {
+  const asError = error instanceof Error ? error : new Error(String(error));
+  if (signal.aborted && error === signal.reason) {
+    return { status: error instanceof ContextTimeoutError ? 'timeout' : 'aborted', error: asError };
+  }
+  return { status: 'error', error: asError };
+}

@@ -1,0 +1,14 @@
+// The engine-independent browser layer plugins use (as `services.browser`): one warm browser, a fresh
+// context per run that always closes, kill timers, crash recovery and the cookie jar.
+export {
+  createBrowserPool,
+  type BrowserPool,
+  type BrowserPoolOptions,
+  type ContextLimits,
+  type ContextOutcome,
+  type PoolContextOptions,
+} from './browser-pool.js';
+export { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieStore } from './cookie-jar.js';
+export { ChromiumNotFoundError, detectChromium } from './detect-chromium.js';
+export { BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
+export { COOKIE_JAR_KEY, settingsCookieStore } from './settings-cookie-store.js';

@@ -1,0 +1,63 @@
+import type { Browser, BrowserContext } from 'playwright';
+import type { BrowserCookie, ContextHandle, ContextOptions } from '../../../kernel/contracts/browser.js';
+import { ContextRecording, type RecordingSet } from '../shared/context-recording.js';
+import type { CdpSessionLike } from '../shared/screencast-recorder.js';
+import { DEFAULT_VIEWPORT, normaliseExpires } from '../shared/page-helpers.js';
+import { wrapPlaywrightPage } from './playwright-page.js';
+
+/** A fresh Playwright context with the run's viewport, user agent, proxy and cookies. */
+export async function openPlaywrightContext(
+  browser: Browser,
+  options: ContextOptions,
+  recordings: RecordingSet,
+  ffmpegPath: string | undefined,
+): Promise<ContextHandle> {
+  const viewport = options.viewport ?? DEFAULT_VIEWPORT;
+  const context = await browser.newContext({
+    viewport,
+    userAgent: options.userAgent,
+    proxy: options.proxy,
+  });
+  try {
+    if (options.cookies?.length) await context.addCookies(options.cookies.map(toPlaywrightCookie));
+  } catch (error) {
+    await context.close().catch(() => undefined);
+    throw error;
+  }
+  const recording = new ContextRecording(options.recordVideoDir, ffmpegPath, viewport);
+  recordings.add(recording);
+  return {
+    async newPage() {
+      const page = await context.newPage();
+      await recording.attach(async () => cdpSession(context, page));
+      return wrapPlaywrightPage(page);
+    },
+    async cookies() {
+      return (await context.cookies()).map((c) => ({
+        name: c.name, value: c.value, domain: c.domain, path: c.path, expires: normaliseExpires(c.expires),
+        httpOnly: c.httpOnly, secure: c.secure, sameSite: c.sameSite,
+      }));
+    },
+    async close() {
+      try {
+        const videoPath = await recording.stop();
+        return { videoPath };
+      } finally {
+        recordings.delete(recording);
+        await context.close();
+      }
+    },
+  };
+}
+
+function toPlaywrightCookie(c: BrowserCookie) {
+  return { ...c, expires: normaliseExpires(c.expires) };
+}
+
+async function cdpSession(context: BrowserContext, page: Parameters<BrowserContext['newCDPSession']>[0]): Promise<CdpSessionLike> {
+  const session = await context.newCDPSession(page);
+  return {
+    send: (method, params) => session.send(method as never, params as never),
+    on: (event, listener) => { session.on(event as never, listener as never); },
+  };
+}

@@ -1,0 +1,75 @@
+import type { Browser, Cookie, CookieData } from 'puppeteer';
+import type { BrowserCookie, ContextHandle, ContextOptions } from '../../../kernel/contracts/browser.js';
+import { ContextRecording, type RecordingSet } from '../shared/context-recording.js';
+import { DEFAULT_VIEWPORT, normaliseExpires } from '../shared/page-helpers.js';
+import { wrapPuppeteerPage } from './puppeteer-page.js';
+
+/**
+ * A fresh incognito context. Puppeteer sets the proxy per context but viewport, user agent and proxy
+ * credentials per page, so each new page gets them before it navigates.
+ */
+export async function openPuppeteerContext(
+  browser: Browser,
+  options: ContextOptions,
+  recordings: RecordingSet,
+  ffmpegPath: string | undefined,
+): Promise<ContextHandle> {
+  const viewport = options.viewport ?? DEFAULT_VIEWPORT;
+  const context = await browser.createBrowserContext(
+    // Chromium never proxies loopback unless told: proxy everything, as Playwright does.
+    options.proxy ? { proxyServer: options.proxy.server, proxyBypassList: ['<-loopback>'] } : {},
+  );
+  try {
+    if (options.cookies?.length) await context.setCookie(...options.cookies.map(toPuppeteerCookie));
+  } catch (error) {
+    await context.close().catch(() => undefined);
+    throw error;
+  }
+  const recording = new ContextRecording(options.recordVideoDir, ffmpegPath, viewport);
+  recordings.add(recording);
+  return {
+    async newPage() {
+      const page = await context.newPage();
+      await page.setViewport(viewport);
+      if (options.userAgent) await page.setUserAgent(options.userAgent);
+      const { username, password } = options.proxy ?? {};
+      if (username !== undefined) await page.authenticate({ username, password: password ?? '' });
+      await recording.attach(async () => {
+        const session = await page.createCDPSession();
+        return {
+          send: (method, params) => session.send(method as never, params as never),
+          on: (event, listener) => { session.on(event as never, listener as never); },
+        };
+      });
+      return wrapPuppeteerPage(page);
+    },
+    async cookies() {
+      return (await context.cookies()).map(fromPuppeteerCookie);
+    },
+    async close() {
+      try {
+        const videoPath = await recording.stop();
+        return { videoPath };
+      } finally {
+        recordings.delete(recording);
+        await context.close();
+      }
+    },
+  };
+}
+
+function toPuppeteerCookie(c: BrowserCookie): CookieData {
+  return {
+    name: c.name, value: c.value, domain: c.domain, path: c.path, expires: normaliseExpires(c.expires),
+    httpOnly: c.httpOnly, secure: c.secure, sameSite: c.sameSite,
+  };
+}
+
+function fromPuppeteerCookie(c: Cookie): BrowserCookie {
+  return {
+    name: c.name, value: c.value, domain: c.domain, path: c.path, expires: normaliseExpires(c.expires),
+    httpOnly: c.httpOnly, secure: c.secure,
+    // Chromium's `Default` means no attribute was given, which browsers treat as Lax.
+    sameSite: c.sameSite === 'Default' ? undefined : c.sameSite,
+  };
+}
