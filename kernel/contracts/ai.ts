@@ -7,6 +7,8 @@
  * chain; a provider makes exactly one request per call (its SDK's own retries switched off).
  */
 
+import type { Action } from './records.js';
+
 export const AI_CONTRACT_VERSION = 1;
 
 /** The four provider slots, tried in this order. */
@@ -75,4 +77,38 @@ export interface AiProvider {
    * Throws an `AiCallFailure`; nothing else.
    */
   complete(request: CompletionRequest): Promise<string>;
+}
+
+// What generate-selector needs from the browser layer. The runs/browser plugin provides it as the decorator
+// `app.pageCapture` (typed in plugins/ai/decorators.ts); the types live here so that plugin imports only the kernel.
+
+/** The task as generate-selector receives it: at least `url` and `actions`, plus whatever else a task holds. */
+export interface CaptureTask {
+  url: string;
+  actions: Action[];
+  variables?: Record<string, unknown>;
+  [option: string]: unknown;
+}
+
+/** A live page, kept open until `close`. */
+export interface CapturedPage {
+  /** The page's current DOM, serialised (`document.documentElement.outerHTML`). */
+  html: string;
+  /**
+   * How many elements of the live page `selector` matches (`document.querySelectorAll`). Resolves 0 for a
+   * selector the page refuses as invalid; rejects only when the page is gone.
+   */
+  matches(selector: string): Promise<number>;
+  /** Closes the page and its browser context. Called exactly once, when the generation ends. */
+  close(): Promise<void>;
+}
+
+export interface PageCapture {
+  /**
+   * Opens `task.url` in a fresh browser context (proxy, viewport and user agent as a run would use), runs
+   * `task.actions[0 .. actionIndex - 1]` (the actions before the one the selector is for; disabled ones skipped)
+   * and resolves to the live page. Rejects (any error, its message shown to the user) when the page cannot be
+   * opened or an action fails; `signal` aborts it (client gone, service stopping).
+   */
+  capture(task: CaptureTask, actionIndex: number, options?: { signal?: AbortSignal }): Promise<CapturedPage>;
 }

@@ -1,15 +1,9 @@
 import { Errors } from '../../kernel/errors.js';
-import type { AiModelSettings } from '../../kernel/contracts/settings.js';
+import { DEFAULT_AI_MODELS, type AiModelSettings } from '../../kernel/contracts/settings.js';
 import { SETTINGS_KEYS, type TypedSettings } from './keys.js';
 import type { AiModelsInput } from './schemas.js';
 
-/** The default model of each slot (decisions.md, "AI providers"). */
-export const DEFAULT_AI_MODELS: Readonly<AiModelSettings> = {
-  providerA: 'gemini-2.5-flash',
-  providerB: 'gpt-4o-mini',
-  providerC: 'claude-haiku-4-5',
-  providerD: 'llama3.2',
-};
+export { DEFAULT_AI_MODELS };
 
 const SLOTS = Object.keys(DEFAULT_AI_MODELS) as (keyof AiModelSettings)[];
 
