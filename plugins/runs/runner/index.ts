@@ -1,0 +1,8 @@
+// The action runner: runs a task's actions (decisions.md, "Actions") on a page the caller opened and
+// navigated, then its extraction script. The semantics chosen where decisions.md is silent are written at
+// the top of each file: template.ts (placeholders), program.ts (blocks and checks), steps.ts (page
+// actions and limits), page-scripts.ts (code in the page), run-actions.ts (flow, logs, set, loops, stop).
+export { runActions } from './run-actions.js';
+export { ActionError, ExtractionError, type RunnerHooks, type RunnerInput, type RunnerOutput } from './types.js';
+export { DEFAULT_TIMEOUTS } from './steps.js';
+export type { LoopScope } from './template.js';

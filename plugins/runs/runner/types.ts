@@ -1,0 +1,54 @@
+import type { Action } from '../../../kernel/contracts/records.js';
+
+/** What the runner asks of the run around it (the runs plugin provides it). */
+export interface RunnerHooks {
+  /** Appends a log line to the run (also streamed live). */
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, actionIndex?: number): void;
+  /** Saves a screenshot capture and resolves to its capture name. */
+  saveScreenshot(data: Buffer, ext: 'png' | 'jpg'): Promise<string>;
+  /** Rejects (and the run fails at that action) when `url` may not be visited (private-network rule). */
+  checkNavigation(url: string): Promise<void>;
+  /** Aborted when the run is cancelled or times out: stop issuing actions at once. */
+  signal: AbortSignal;
+}
+
+export interface RunnerInput {
+  actions: Action[];
+  /** Task variables already overridden by the run's variables. */
+  variables: Record<string, unknown>;
+  extractionScript?: string;
+  /** 'scrape' skips the actions and only runs the extraction script (the page is already loaded). */
+  mode: string;
+}
+
+export interface RunnerOutput {
+  /** The extraction script's return value (undefined without a script). */
+  data: unknown;
+  /** True when a `stop` action ended the run. */
+  stopped: boolean;
+  /** Variables as they were at the end (after `set` actions). */
+  variables: Record<string, unknown>;
+  /** Names of the screenshots taken, in order. */
+  captures: string[];
+}
+
+/** An action failed; `actionIndex` is its index in `actions`. */
+export class ActionError extends Error {
+  constructor(readonly actionIndex: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ActionError';
+  }
+}
+
+/** The extraction script failed (it is no action, so there is no index). */
+export class ExtractionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ExtractionError';
+  }
+}
+
+/** An ActionError whose message names the action: `Action 3 (click): <detail>`. */
+export function actionError(index: number, type: string, detail: string, cause?: unknown): ActionError {
+  return new ActionError(index, `Action ${index} (${type}): ${detail}`, cause === undefined ? undefined : { cause });
+}

@@ -1,0 +1,13 @@
+// The action runner on the Playwright engine (test/contracts/actions.contract.ts).
+import { createBrowserPool, createMemoryCookieStore } from '../../kernel/browser/index.js';
+import { createPlaywrightDriver } from '../../providers/browser/playwright/index.js';
+import { actionsContract } from '../contracts/actions.contract.js';
+import { silentLogger } from '../providers/browser/chromium-processes.js';
+
+actionsContract('playwright', (executablePath) => createBrowserPool({
+  driver: createPlaywrightDriver(),
+  config: { browserExecutablePath: executablePath },
+  logger: silentLogger,
+  cookieStore: createMemoryCookieStore(),
+  killAfterMs: 2000,
+}));
