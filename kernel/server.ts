@@ -61,6 +61,9 @@ export async function createService(config: KernelConfig, options: CreateService
       bodyLimit: BODY_LIMIT,
       trustProxy: config.trustProxy,
       genReqId: () => crypto.randomUUID(),
+      // Also bounds the close hooks: the runs plugin's preClose gives running runs 10 s to finish (plus their
+      // stop and webhooks), within main.ts's 30 s; Fastify's default (10 s) would end shutdown with an error.
+      pluginTimeout: 25_000,
       // Ids in paths may be up to 256 characters; longer ones meet the not-found handler.
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
       frameworkErrors: (error, _request, reply) => {

@@ -15,6 +15,13 @@ import { makeTempDir, request, setupAdmin, startService, type TestService } from
 
 const PAGE = '<html><head><script>var secret = 1;</script></head><body><form id="login"><input name="email" placeholder="Email">' +
   '<button class="btn primary" type="submit">Sign in</button></form><svg><path d="M0 0L10 10"/></svg></body></html>';
+/** The built-in modules less the plugin that provides the real page capture (plus `extra`). */
+function registryWithout(name: string, ...extra: NonNullable<typeof plugins>): Registry {
+  const registry = new Registry();
+  registry.addModule({ providers, plugins: [...(plugins ?? []).filter((p) => p.name !== name), ...extra] });
+  return registry;
+}
+
 const task = { url: 'https://example.com/login', actions: [{ type: 'navigate', value: 'https://example.com/login' }, { type: 'click', selector: '#x' }] };
 const body = { task, actionIndex: 1, prompt: 'the sign-in button' };
 
@@ -23,7 +30,7 @@ describe('POST /api/tasks/generate-selector without a browser layer', () => {
   let apiKey: string;
   const call = (payload: unknown) => svc.request('POST', '/api/tasks/generate-selector', { apiKey, body: payload });
   before(async () => {
-    svc = await startService();
+    svc = await startService({}, undefined, { registry: registryWithout('runs') });
     ({ apiKey } = await setupAdmin(svc));
   });
   after(async () => { await svc.close(); });
@@ -85,9 +92,8 @@ describe('POST /api/tasks/generate-selector with a page capture', () => {
   before(async () => {
     [A, B] = await Promise.all([startOpenAiStandIn(), startOpenAiStandIn()]);
     const dir = await makeTempDir();
-    const registry = new Registry();
     // The fake comes last, as a browser plugin registered after the AI plugin would.
-    registry.addModule({ providers, plugins: [...(plugins ?? []), fakeBrowser] });
+    const registry = registryWithout('runs', fakeBrowser);
     const config = loadConfig({
       LOG_LEVEL: 'silent', DATA_DIR: dir, ALLOW_PRIVATE_NETWORKS: 'true', PROVIDER_A_BASE_URL: A.url, PROVIDER_B_BASE_URL: B.url,
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../kernel/config.js';
-import { createService, type Service } from '../../kernel/server.js';
+import { createService, type CreateServiceOptions, type Service } from '../../kernel/server.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -33,10 +33,14 @@ export async function makeTempDir(prefix = 'taskloom-test-'): Promise<string> {
 }
 
 /** Starts the real service (built-in modules) on a free port of 127.0.0.1 with a fresh DATA_DIR. */
-export async function startService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+export async function startService(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  options: CreateServiceOptions = {},
+): Promise<TestService> {
   const dir = dataDir ?? (await makeTempDir());
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' });
-  const service = await createService(config);
+  const service = await createService(config, options);
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = address.replace('localhost', '127.0.0.1');
   return {

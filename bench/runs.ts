@@ -1,0 +1,148 @@
+/**
+ * `npm run bench:runs`: a six-action task against a local page, measured three ways in one run:
+ *   1. baseline: a bare Playwright script, warm browser, fresh context per run, one run after another;
+ *   2. taskloom: `POST /api/tasks/{id}/api` on a spawned service (MAX_CONCURRENT_RUNS=4), one after another;
+ *   3. taskloom: 20 runs at once (throughput against the sequential runs).
+ * Then the service's memory (VmRSS of the node process, the browser not included) after 500 runs in all.
+ * Reports each figure against its target; exits 0 unless the bench itself could not run. Kills every child.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { ADMIN, request, sessionCookie } from '../test/support/service.js';
+import { startPagesServer } from '../test/support/pages-server.js';
+import { freePort, makeTempDir, mean, median, removeTempDir, spawnNode, waitHealthy, type NodeChild } from './support/children.js';
+import { buildService, spawnBuilt } from './support/runs-service.js';
+import { fmt, formatTable, verdict, type Row } from './support/report.js';
+import { runBaseline } from './support/runs-baseline.js';
+import { benchTask, EXPECTED_DATA } from './support/runs-task.js';
+
+const MAIN = 'kernel/main.ts';
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const CONCURRENCY = 4;
+const WARMUPS = 3;
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 30);
+const BURST = 20;
+const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 500);
+/** `BENCH_TSX=1` runs the service through the tsx loader (as `npm run dev`) instead of the build. */
+const USE_TSX = process.env.BENCH_TSX === '1';
+const ENGINE = process.env.BENCH_ENGINE ?? 'playwright';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+interface Service { proc: NodeChild; dataDir: string; apiKey: string; taskId: string }
+
+async function startTaskloom(origin: string): Promise<Service> {
+  const dataDir = makeTempDir('taskloom-bench-runs-');
+  const port = await freePort();
+  const env = {
+    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL, BROWSER_ENGINE: ENGINE,
+    MAX_CONCURRENT_RUNS: String(CONCURRENCY), ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  const proc = USE_TSX ? spawnNode(MAIN, port, env) : spawnBuilt(buildService(), port, env);
+  await waitHealthy(proc, 20);
+  const setup = await request(proc.baseUrl, 'POST', '/api/auth/setup', { body: ADMIN });
+  const key = await request(proc.baseUrl, 'POST', '/api/settings/api-key', { cookie: sessionCookie(setup.headers) });
+  const apiKey = key.body.apiKey as string;
+  const task = await request(proc.baseUrl, 'POST', '/api/tasks', { apiKey, body: benchTask(origin) });
+  if (task.status !== 200) throw new Error(`creating the task failed: ${task.status} ${task.text}`);
+  return { proc, dataDir, apiKey, taskId: task.body.id };
+}
+
+/** One run through the API; resolves to its wall time, or undefined when it did not succeed with the data. */
+async function runOnce(svc: Service): Promise<number | undefined> {
+  const started = performance.now();
+  const res = await request(svc.proc.baseUrl, 'POST', `/api/tasks/${svc.taskId}/api`, { apiKey: svc.apiKey });
+  const ms = performance.now() - started;
+  const ok = res.status === 200 && res.body.status === 'success' && JSON.stringify(res.body.result.data) === JSON.stringify(EXPECTED_DATA);
+  if (!ok) say(`  a run failed: ${res.status} ${res.text.slice(0, 300)}`);
+  return ok ? ms : undefined;
+}
+
+/** `count` runs with at most `parallel` at a time; resolves to wall time and failures. */
+async function runMany(svc: Service, count: number, parallel: number): Promise<{ wallMs: number; times: number[]; failures: number }> {
+  const times: number[] = [];
+  let failures = 0;
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const ms = await runOnce(svc);
+      if (ms === undefined) failures++;
+      else times.push(ms);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return { wallMs: performance.now() - started, times, failures };
+}
+
+function rssMb(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
+}
+
+async function main(): Promise<void> {
+  say(`taskloom run bench: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
+  const pages = await startPagesServer();
+  let svc: Service | undefined;
+  try {
+    say(`\n[1/4] baseline: bare Playwright, warm browser, fresh context per run (${WARMUPS} warm-up + ${SEQUENTIAL} runs)`);
+    const baseline = await runBaseline(pages.origin, WARMUPS, SEQUENTIAL);
+    const baseMedian = median(baseline.times);
+    say(`  median ${fmt.ms(baseMedian)}, mean ${fmt.ms(mean(baseline.times))}${baseline.failures ? `, ${baseline.failures} FAILED` : ''}`);
+
+    say(`\n[2/4] taskloom (${USE_TSX ? 'tsx loader' : 'built, as npm start'}, engine ${ENGINE}): POST /api/tasks/{id}/api, one after another`
+      + ` (${WARMUPS} warm-up + ${SEQUENTIAL} runs, MAX_CONCURRENT_RUNS=${CONCURRENCY})`);
+    svc = await startTaskloom(pages.origin);
+    await runMany(svc, WARMUPS, 1);
+    const sequential = await runMany(svc, SEQUENTIAL, 1);
+    const seqMedian = median(sequential.times);
+    const seqThroughput = sequential.times.length / (sequential.wallMs / 1000);
+    say(`  median ${fmt.ms(seqMedian)}, mean ${fmt.ms(mean(sequential.times))}, ${seqThroughput.toFixed(2)} runs/s`
+      + `${sequential.failures ? `, ${sequential.failures} FAILED` : ''}`);
+
+    say(`\n[3/4] taskloom: ${BURST} runs at once (MAX_CONCURRENT_RUNS=${CONCURRENCY})`);
+    const burst = await runMany(svc, BURST, BURST);
+    const burstThroughput = burst.times.length / (burst.wallMs / 1000);
+    say(`  ${fmt.ms(burst.wallMs)} for ${BURST}: ${burstThroughput.toFixed(2)} runs/s, median answer ${fmt.ms(median(burst.times))}`
+      + `${burst.failures ? `, ${burst.failures} FAILED` : ''}`);
+
+    const done = WARMUPS + SEQUENTIAL + BURST;
+    say(`\n[4/4] taskloom memory: ${MEMORY_RUNS - done} more runs (${CONCURRENCY} at a time), then VmRSS of the service process`);
+    const rssBefore = rssMb(svc.proc.child.pid!);
+    const rest = await runMany(svc, MEMORY_RUNS - done, CONCURRENCY);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const rss = rssMb(svc.proc.child.pid!);
+    say(`  VmRSS ${rss.toFixed(1)} MB after ${MEMORY_RUNS} runs (${rssBefore.toFixed(1)} MB after ${done})${rest.failures ? `, ${rest.failures} FAILED` : ''}`);
+
+    const ratio = seqMedian / baseMedian;
+    const speedup = burstThroughput / seqThroughput;
+    const rows: Row[] = [
+      {
+        metric: 'median run time', value: fmt.ms(seqMedian), target: '<= 1.25x baseline', baseline: fmt.ms(baseMedian),
+        ratio: fmt.ratio(ratio), result: verdict(ratio <= 1.25, baseline.failures + sequential.failures > 0),
+      },
+      {
+        metric: `throughput, ${BURST} at once`, value: `${burstThroughput.toFixed(2)} runs/s`, target: '>= 2.5x sequential',
+        baseline: `${seqThroughput.toFixed(2)} runs/s`, ratio: fmt.ratio(speedup), result: verdict(speedup >= 2.5, burst.failures > 0),
+      },
+      {
+        metric: `service RSS after ${MEMORY_RUNS} runs`, value: `${rss.toFixed(1)} MB`, target: '< 150 MB', baseline: '-',
+        ratio: '-', result: verdict(rss < 150, rest.failures > 0),
+      },
+    ];
+    say(`\n${formatTable(rows)}`);
+  } finally {
+    if (svc) {
+      await svc.proc.stop();
+      await removeTempDir(svc.dataDir);
+    }
+    await pages.close();
+  }
+}
+
+main().then(() => process.exit(0), (error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

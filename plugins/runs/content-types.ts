@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The spec's rule for `POST /api/tasks/{id}/api`: without `Content-Type: application/json` the body is `{}`,
+ * whatever it holds (text, a form, nothing). Applied to this plugin's scope only: any other type is read (up to
+ * the body limit) and ignored, and an empty JSON body is `{}` instead of an error. JSON is still parsed by
+ * Fastify's own parser (prototype-poisoning checks included).
+ */
+export function acceptAnyBody(scope: FastifyInstance): void {
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  scope.removeAllContentTypeParsers(); // Fastify's text/plain parser too
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, {});
+    parseJson(request, text, done);
+  });
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, {}));
+}

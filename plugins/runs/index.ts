@@ -1,0 +1,66 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { definePlugin } from '../../kernel/registry.js';
+import '../ai/decorators.js';
+import '../credentials/decorators.js';
+import '../data/decorators.js';
+import '../headful/decorators.js';
+import '../settings/decorators.js';
+import { createPageCapture } from './page-capture.js';
+import { createRunManager } from './run-manager.js';
+import { runRoutes } from './routes.js';
+import { createRunService } from './run-service.js';
+import { createTaskRuns } from './task-runs.js';
+import type { RunnableTask } from './task-options.js';
+import { proxyOptionsOf } from './task-options.js';
+import './decorators.js';
+
+export type { RunAnswer } from './live-run.js';
+export type { RunOptions, RunService, StartedRun } from './run-service.js';
+
+const PREFIX = '/api';
+/** How long running runs may take to finish once shutdown begins, before they are stopped as `interrupted`. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Wrapped with fastify-plugin so `app.runs`, `app.taskRuns` and `app.pageCapture` reach every scope (the scheduler, the AI
+ * plugin); the routes stay encapsulated under `/api` with their own content-type rule.
+ */
+async function runs(app: FastifyInstance, options: { prefix?: string }): Promise<void> {
+  const { services } = app;
+  const logger = services.logger.child({ plugin: 'runs' });
+  const manager = createRunManager(services.config.maxConcurrentRuns, logger);
+  const proxyRotation = app.hasDecorator('proxyRotation') ? app.proxyRotation : undefined;
+  const chooseProxy = async (task: RunnableTask) => (proxyRotation ? proxyRotation.forTask(proxyOptionsOf(task)) : null);
+  const service = createRunService({
+    services, captures: app.captures, proxyRotation, manager, logger,
+    outputs: app.hasDecorator('outputs') ? app.outputs : undefined,
+    headful: () => ({
+      headfulSession: app.hasDecorator('headfulSession') ? app.headfulSession : undefined,
+      browserSessions: app.hasDecorator('browserSessions') ? app.browserSessions : undefined,
+    }),
+  });
+  app.decorate('runs', service);
+  app.decorate('taskRuns', createTaskRuns(service, services.storage.tasks));
+  app.decorate('pageCapture', createPageCapture({ services, chooseProxy, logger }));
+  // Before the server stops listening: in-flight `POST .../api` requests still get their (final) answers.
+  app.addHook('preClose', async () => {
+    await manager.shutdown(SHUTDOWN_GRACE_MS);
+  });
+  await app.register(runRoutes, { prefix: options.prefix || PREFIX, service });
+}
+
+/**
+ * Task runs (`POST /api/tasks/{id}/api`), cancel and live events of executions; `app.runs`, `app.taskRuns` (for the
+ * scheduler) and `app.pageCapture` (for generate-selector).
+ */
+export const runsPlugin = definePlugin({
+  name: 'runs',
+  prefix: PREFIX,
+  plugin: fp(runs, {
+    name: 'taskloom-runs',
+    fastify: '5.x',
+    dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-captures', 'taskloom-executions'],
+    decorators: { fastify: ['services', 'captures'] },
+  }),
+});

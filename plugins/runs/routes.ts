@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../../kernel/errors.js';
+import { acceptAnyBody } from './content-types.js';
+import { streamEvents } from './event-stream.js';
+import type { RunService } from './run-service.js';
+import { Cancelled, ErrorBody, ExecutionParams, RunAnswer, RunBody, TaskParams } from './schemas.js';
+
+const authenticated = { auth: 'authenticated' } as const;
+
+/**
+ * `POST /tasks/{id}/api`, `POST /executions/{id}/cancel`, `GET /executions/{id}/events` (under `/api`).
+ * A caller that disconnects while its run goes on does not stop it: the run finishes, is stored and sends its
+ * webhook; only the answer is lost (cancel it explicitly to stop it).
+ */
+export async function runRoutes(scope: FastifyInstance, options: { service: RunService }): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const { service } = options;
+  const { storage } = app.services;
+  acceptAnyBody(app);
+
+  app.post('/tasks/:id/api', {
+    config: authenticated,
+    // No body (or one the rule ignores) is `{}` before validation.
+    preValidation: async (request) => {
+      if (request.body === undefined || request.body === null) request.body = {};
+    },
+    schema: {
+      tags: ['runs'],
+      summary: 'Run a task and answer its result once it ends (200 whatever the status). Fields are read only with '
+        + 'Content-Type: application/json; otherwise the task runs with its defaults.',
+      params: TaskParams,
+      body: RunBody,
+      response: { 200: RunAnswer, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+    },
+  }, async (request) => {
+    const { variables, webhookUrl, statelessExecution, sessionId } = request.body;
+    const task = await storage.tasks.get(request.params.id);
+    if (!task) throw Errors.TASK_NOT_FOUND({ id: request.params.id });
+    if (webhookUrl !== undefined) await service.checkWebhookUrl(webhookUrl);
+    return service.execute(task, {
+      trigger: request.principal.kind === 'session' ? 'dashboard' : 'api',
+      variables, webhookUrl, statelessExecution, sessionId,
+    });
+  });
+
+  app.post('/executions/:id/cancel', {
+    config: authenticated,
+    schema: {
+      tags: ['executions'],
+      summary: 'Cancel a queued or running execution; answers once it has stopped',
+      params: ExecutionParams,
+      response: { 200: Cancelled, 404: ErrorBody, 409: ErrorBody },
+    },
+  }, async (request) => ({ success: true, status: (await service.cancel(request.params.id)).status }));
+
+  app.get('/executions/:id/events', {
+    config: authenticated,
+    schema: {
+      tags: ['executions'],
+      summary: 'Server-sent events of an execution: `log` per line, `status` changes, then `result`, then the end',
+      params: ExecutionParams,
+      response: { 404: ErrorBody },
+    },
+  }, async (request, reply) => {
+    await streamEvents(reply, request.params.id, service.manager, storage.executions);
+  });
+}

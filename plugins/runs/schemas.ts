@@ -1,0 +1,36 @@
+import { Type, type Static } from 'typebox';
+
+export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
+
+/** `POST /api/tasks/{id}/api`; only read when the request says `Content-Type: application/json`. */
+export const RunBody = Type.Object({
+  variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'override the task variables for this run' })),
+  webhookUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'receives a POST with the answer after the run' })),
+  statelessExecution: Type.Optional(Type.Boolean({ description: 'a clean context: stored cookies are not used or updated' })),
+  sessionId: Type.Optional(Type.String({ maxLength: 256, description: 'an open browser session to run in' })),
+}, { additionalProperties: false });
+export type RunBodyInput = Static<typeof RunBody>;
+
+const Result = Type.Object({
+  data: Type.Optional(Type.Unknown()),
+  finalUrl: Type.Optional(Type.String()),
+  title: Type.Optional(Type.String()),
+  captures: Type.Optional(Type.Array(Type.String(), { description: 'capture names' })),
+  error: Type.Optional(Type.Object({
+    message: Type.String(),
+    actionIndex: Type.Optional(Type.Integer()),
+  })),
+}, { additionalProperties: true });
+
+/** The run result; also the body of the completion webhook. */
+export const RunAnswer = Type.Object({
+  executionId: Type.String(),
+  taskId: Type.String(),
+  status: Type.String({ description: 'success | error | timeout | cancelled | interrupted' }),
+  durationMs: Type.Number(),
+  result: Result,
+});
+
+export const Cancelled = Type.Object({ success: Type.Boolean(), status: Type.String() });
+export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
