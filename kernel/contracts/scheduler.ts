@@ -1,24 +1,94 @@
 export const SCHEDULER_CONTRACT_VERSION = 1;
 
-export interface ScheduledJob {
-  /** Usually the task id. */
-  key: string;
-  /** Five-field cron expression. */
+/**
+ * When a job fires: a five-field cron expression (minute hour day-of-month month day-of-week, `0` or `7` is
+ * Sunday; day-of-month and day-of-week together match either, as in Vixie cron), read in `timezone` (an IANA
+ * name such as `Europe/Berlin`) or, without one, in the server's time zone.
+ *
+ * Daylight-saving rules: a fixed time of day (single minute and hour values, e.g. `30 2 * * *`) that falls into
+ * a spring-forward gap fires at the first valid time after the gap (03:00); one that occurs twice in an autumn
+ * fall-back fires once, at its first occurrence. Step and wildcard times (`*\/15 * * * *`) fire on real wall-clock
+ * minutes only: skipped in a gap, fired on both occurrences of a repeated hour. A day-of-month a month lacks
+ * (31 in April) is skipped for that month, never moved to its last day.
+ */
+export interface CronTiming {
   cron: string;
   timezone?: string;
 }
 
-/** The scheduler capability: fires jobs at their cron times; missed fires are not replayed. */
+/**
+ * An elapsed-time series: every `intervalMinutes` (1 to 1440) minutes, at the instants that are whole multiples
+ * of the period since 1970-01-01T00:00Z. Being anchored to the epoch rather than to "now", the series is the same
+ * after a restart and on every instance. It ignores time zones and daylight saving (a period, not a wall clock).
+ */
+export interface IntervalTiming {
+  intervalMinutes: number;
+}
+
+export type JobTiming = CronTiming | IntervalTiming;
+
+/** A job: a key (callers use the task id) and its timing. */
+export type ScheduledJob = JobTiming & {
+  /** Any non-empty string; unique within one scheduler. */
+  key: string;
+};
+
+/** Called once per fire with a copy of the job and the planned fire time (epoch ms, whole minutes). */
+export type FireHandler = (job: ScheduledJob, fireTimeMs: number) => void;
+
+/** Optional features of a scheduler. */
+export interface SchedulerCapabilities {
+  /** Cron timings may carry `timezone`. When false, such a timing is refused with INVALID_SCHEDULE. */
+  timezones: boolean;
+}
+
+/**
+ * The scheduler capability: fires jobs at their times, in this process. Jobs live in memory only: the caller
+ * (the schedules plugin) upserts them again after a restart. Fires missed while stopped (or while the process was
+ * down) are skipped, never replayed. Every instance of the service fires its own jobs; callers that share storage
+ * make a fire run once by claiming it (`ClaimStore.claim`) under the planned fire time, which is identical on
+ * every instance.
+ *
+ * Every method that takes a timing throws `Errors.INVALID_SCHEDULE({ reason })` (kernel/errors.ts) when it is not
+ * usable: a cron that is not five valid fields or never fires again, an unknown time zone, an interval outside
+ * 1 to 1440 minutes. `reason` is one sentence naming the problem.
+ */
 export interface Scheduler {
+  /** The provider id, e.g. `bree`. */
   readonly id: string;
-  /** Adds or replaces the job with `job.key`. */
-  upsert(job: ScheduledJob): Promise<void>;
-  remove(key: string): Promise<void>;
-  /** Epoch milliseconds of the next fire, or null. */
-  nextRun(key: string): number | null;
-  jobs(): ScheduledJob[];
-  /** Starts firing; `onFire` receives the job and the planned fire time (epoch ms). */
-  start(onFire: (job: ScheduledJob, fireTimeMs: number) => void): Promise<void>;
-  stop(): Promise<void>;
+  readonly capabilities: SchedulerCapabilities;
+  /** True between `start` and `stop`. */
   readonly running: boolean;
+
+  /**
+   * The next `count` (default 1, at most 100) fire times of `timing` strictly after `afterMs` (epoch ms),
+   * ascending. Pure: adds nothing. These are exactly the times `upsert` would fire the timing at. A timing with
+   * no fire after `afterMs` (a cron for 30 February) is refused with INVALID_SCHEDULE.
+   */
+  upcoming(timing: JobTiming, afterMs: number, count?: number): number[];
+
+  /** Adds the job, or replaces the job with the same key (its pending fire is re-planned). Throws INVALID_SCHEDULE. */
+  upsert(job: ScheduledJob): Promise<void>;
+
+  /** Removes the job; resolves to false when no job had that key. A fire already delivered is not recalled. */
+  remove(key: string): Promise<boolean>;
+
+  /**
+   * Epoch ms at which the job will fire next: the planned time `onFire` will receive. Null while stopped and for
+   * an unknown key. Never earlier than the moment it is read, except during the fire itself.
+   */
+  nextRun(key: string): number | null;
+
+  /** Copies of every job, in no particular order. */
+  jobs(): ScheduledJob[];
+
+  /**
+   * Plans every job from now on (nothing missed before is replayed) and calls `onFire` at each fire time, never
+   * earlier (by `Date.now()`), at most once per job and planned time. `onFire` must return quickly: long work is
+   * the caller's to run asynchronously; an exception it throws is logged and ignored. Throws when already running.
+   */
+  start(onFire: FireHandler): Promise<void>;
+
+  /** Stops firing (jobs are kept; `start` plans them again). Idempotent. */
+  stop(): Promise<void>;
 }

@@ -1,0 +1,115 @@
+import type { Logger } from '../../kernel/contracts/logger.js';
+import type { Schedule } from '../../kernel/contracts/records.js';
+import type { TaskRuns } from '../../kernel/contracts/runs.js';
+import type { ScheduledJob, Scheduler } from '../../kernel/contracts/scheduler.js';
+import type { StorageProvider } from '../../kernel/contracts/storage.js';
+import { Errors } from '../../kernel/errors.js';
+import { resolveTiming, sameTiming } from './resolve.js';
+
+/**
+ * How long a fire's claim lasts. A fire later than half of it is dropped as missed (below), so every instance
+ * that may still claim a fire does so while the first claim holds: a fire runs once across instances.
+ */
+export const CLAIM_TTL_MS = 10 * 60_000;
+export const MAX_LATENESS_MS = CLAIM_TTL_MS / 2;
+
+export interface FireDeps {
+  storage: StorageProvider;
+  scheduler: Scheduler;
+  logger: Logger;
+  /** Names this instance as a claim's owner. */
+  instanceId: string;
+  /** Read at every fire: the runs plugin may come after this one. */
+  taskRuns: () => TaskRuns | undefined;
+  shutdownSignal: AbortSignal;
+}
+
+type RunFields = Pick<Schedule, 'lastRun' | 'lastRunStatus' | 'lastRunDurationMs'>;
+
+/** The claim key of one fire: identical on every instance, because the planned time is. */
+export const claimKey = (taskId: string, fireTimeMs: number) => `schedule:${taskId}:${fireTimeMs}`;
+
+/**
+ * One scheduled fire: checks the task still wants it, claims it, runs the task through `taskRuns` (trigger
+ * `schedule`) and records the outcome on the task's schedule. Never throws: every failure is logged.
+ */
+export function createFire(deps: FireDeps) {
+  const { storage, scheduler, instanceId } = deps;
+  const log = deps.logger;
+
+  const record = async (taskId: string, fields: RunFields) => {
+    await storage.tasks.update(taskId, (task) =>
+      task.schedule ? { ...task, schedule: { ...task.schedule, ...fields } } : undefined);
+  };
+
+  /** False (and the scheduler corrected) when the stored task no longer wants this job. */
+  async function stillWanted(job: ScheduledJob): Promise<boolean> {
+    const task = await storage.tasks.get(job.key);
+    if (!task) {
+      log.info({ taskId: job.key }, 'scheduled task was deleted: its schedule stops');
+      await scheduler.remove(job.key);
+      return false;
+    }
+    if (!task.schedule?.enabled) {
+      await scheduler.remove(job.key);
+      return false;
+    }
+    let timing;
+    try {
+      timing = resolveTiming(task.schedule).timing;
+    } catch {
+      await scheduler.remove(job.key);
+      return false;
+    }
+    // Changed behind our back (e.g. PATCH /api/tasks): the stored timing wins from now on.
+    if (!sameTiming(timing, job)) {
+      await scheduler.upsert({ key: job.key, ...timing });
+      return false;
+    }
+    return true;
+  }
+
+  async function run(job: ScheduledJob, fireTimeMs: number): Promise<void> {
+    const taskId = job.key;
+    const lateMs = Date.now() - fireTimeMs;
+    if (lateMs > MAX_LATENESS_MS) {
+      log.warn({ taskId, fireTime: new Date(fireTimeMs).toISOString(), lateMs }, 'scheduled fire skipped: missed by more than 5 minutes');
+      return;
+    }
+    if (deps.shutdownSignal.aborted || !(await stillWanted(job))) return;
+    if (!(await storage.claims.claim(claimKey(taskId, fireTimeMs), instanceId, CLAIM_TTL_MS))) {
+      log.debug({ taskId, fireTimeMs }, 'scheduled fire claimed by another instance');
+      return;
+    }
+    const runs = deps.taskRuns();
+    const startedAt = new Date();
+    if (!runs) {
+      log.error({ taskId }, 'scheduled fire not run: no task runner (app.taskRuns) is registered; is the runs plugin installed?');
+      await record(taskId, { lastRun: startedAt.toISOString(), lastRunStatus: 'error', lastRunDurationMs: 0 });
+      return;
+    }
+    if (runs.isRunning(taskId)) {
+      log.warn({ taskId, fireTime: new Date(fireTimeMs).toISOString() }, 'scheduled fire skipped: the previous run of this task is still running');
+      return;
+    }
+    try {
+      const outcome = await runs.run(taskId, { trigger: 'schedule' });
+      await record(taskId, { lastRun: startedAt.toISOString(), lastRunStatus: outcome.status, lastRunDurationMs: outcome.durationMs });
+    } catch (error) {
+      if (Errors.TASK_NOT_FOUND.is(error)) {
+        await scheduler.remove(taskId);
+        return;
+      }
+      log.error({ err: error, taskId }, 'scheduled run failed to start');
+      await record(taskId, { lastRun: startedAt.toISOString(), lastRunStatus: 'error', lastRunDurationMs: Date.now() - startedAt.getTime() });
+    }
+  }
+
+  return async (job: ScheduledJob, fireTimeMs: number): Promise<void> => {
+    try {
+      await run(job, fireTimeMs);
+    } catch (error) {
+      log.error({ err: error, taskId: job.key }, 'scheduled fire failed');
+    }
+  };
+}

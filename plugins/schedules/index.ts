@@ -1,0 +1,60 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { definePlugin } from '../../kernel/registry.js';
+import { scheduleRoutes } from './routes.js';
+import { createSchedulesRuntime } from './runtime.js';
+import './decorators.js';
+
+export { createSchedulesRuntime, type SchedulesRuntime } from './runtime.js';
+
+/** The scheduler provider this plugin runs on (the user's choice). */
+export const SCHEDULER_PROVIDER = 'bree';
+
+/**
+ * Schedules under `/api/schedules`. The scheduler is created here through the registry (no kernel change), loads
+ * every enabled schedule once all plugins are ready, and stops firing as shutdown begins; fires still in flight
+ * record their runs before storage closes. fastify-plugin only to declare dependencies: `encapsulate` keeps the
+ * routes in their own scope.
+ */
+async function schedules(app: FastifyInstance): Promise<void> {
+  const { services } = app;
+  const logger = services.logger.child({ plugin: 'schedules' });
+  const scheduler = await services.registry.provider('scheduler', SCHEDULER_PROVIDER).create({
+    config: services.config,
+    logger,
+    dataDir: services.config.dataDir,
+    outbound: services.outbound,
+    signal: services.shutdownSignal,
+    storage: services.storage,
+  });
+  const runtime = createSchedulesRuntime({
+    storage: services.storage,
+    scheduler,
+    logger,
+    // Read at each fire: the runs plugin provides `taskRuns` for every scope, whenever it was registered.
+    taskRuns: () => app.taskRuns,
+    shutdownSignal: services.shutdownSignal,
+  });
+  app.addHook('onReady', async () => {
+    await runtime.start();
+  });
+  app.addHook('preClose', async () => {
+    await runtime.stop();
+  });
+  app.addHook('onClose', async () => {
+    await runtime.drain();
+  });
+  await app.register(scheduleRoutes, { service: runtime.service });
+}
+
+export const schedulesPlugin = definePlugin({
+  name: 'schedules',
+  prefix: '/api/schedules',
+  plugin: fp(schedules, {
+    name: 'taskloom-schedules',
+    fastify: '5.x',
+    encapsulate: true,
+    dependencies: ['taskloom-route-policy', 'taskloom-error-handler'],
+    decorators: { fastify: ['services'] },
+  }),
+});

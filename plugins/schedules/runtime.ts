@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../kernel/contracts/logger.js';
+import type { TaskRuns } from '../../kernel/contracts/runs.js';
+import type { Scheduler } from '../../kernel/contracts/scheduler.js';
+import type { StorageProvider } from '../../kernel/contracts/storage.js';
+import { createFire } from './fire.js';
+import { createScheduleService } from './service.js';
+import { createSerial, createSync } from './sync.js';
+
+/** How often stored schedules are re-read (writes through the tasks API, other instances). */
+export const SYNC_INTERVAL_MS = 30_000;
+
+export interface SchedulesRuntimeOptions {
+  storage: StorageProvider;
+  scheduler: Scheduler;
+  logger: Logger;
+  taskRuns: () => TaskRuns | undefined;
+  shutdownSignal: AbortSignal;
+  /** Default: a random id per process. */
+  instanceId?: string;
+  syncIntervalMs?: number;
+}
+
+/** Everything the schedules plugin runs, without Fastify: the service, fires, the periodic sync. */
+export function createSchedulesRuntime(options: SchedulesRuntimeOptions) {
+  const { scheduler, logger } = options;
+  const instanceId = options.instanceId ?? randomUUID();
+  const serial = createSerial();
+  const service = createScheduleService({ ...options, serial });
+  const fire = createFire({ ...options, instanceId });
+  const sync = createSync(options);
+  const inflight = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const syncNow = () => serial(sync);
+
+  return {
+    instanceId,
+    service,
+    /** One fire, as the scheduler delivers it; resolves when its run was recorded (tests call it directly). */
+    fire,
+    syncNow,
+
+    /** Loads every enabled schedule and starts firing. Resolves to how many are scheduled. */
+    async start(): Promise<number> {
+      const startedAt = performance.now();
+      const count = await syncNow();
+      await scheduler.start((job, fireTimeMs) => {
+        // Begun on the next immediate: the scheduler delivers every fire due now before storage work starts.
+        const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => fire(job, fireTimeMs));
+        inflight.add(done);
+        void done.finally(() => inflight.delete(done));
+      });
+      timer = setInterval(() => {
+        syncNow().catch((error: unknown) => logger.error({ err: error }, 'schedule sync failed'));
+      }, options.syncIntervalMs ?? SYNC_INTERVAL_MS);
+      timer.unref();
+      logger.info({ scheduled: count, ms: Math.round(performance.now() - startedAt), instanceId }, 'scheduler ready');
+      return count;
+    },
+
+    /** Stops firing: no new fire starts (jobs stay stored). */
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      await scheduler.stop();
+    },
+
+    /** Waits (at most `graceMs`) for fires in flight to record their runs, e.g. before storage closes. */
+    async drain(graceMs = 15_000): Promise<void> {
+      let timeout: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => { timeout = setTimeout(resolve, graceMs); });
+      await Promise.race([Promise.allSettled([...inflight]), grace]);
+      clearTimeout(timeout);
+    },
+  };
+}
+
+export type SchedulesRuntime = ReturnType<typeof createSchedulesRuntime>;
