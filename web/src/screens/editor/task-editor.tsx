@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get, patch, post, seg } from '../../api/client';
+import type { Schedule, Task } from '../../api/types';
+import { announce } from '../../components/dialogs';
+import { Tabs } from '../../components/tabs';
+import { Button, ErrorBox, Loading } from '../../components/ui';
+import { linkClick, navigate } from '../../lib/router';
+import { useAction } from '../../lib/use-async';
+import { useRun } from '../../lib/use-run';
+import { ActionList } from './action-list';
+import { JsonView } from './json-view';
+import { OptionsTab } from './options-tab';
+import { RunPanel } from './run-panel';
+import { ScheduleTab } from './schedule-tab';
+import { SelectorFinder } from './selector-finder';
+import { blankTask, editableFields, fingerprint, patchBody, problems, withActionIds } from './task-draft';
+import { TriggerCard } from './trigger-card';
+import { VariablesEditor } from './variables-editor';
+import { VersionsPanel } from './versions-panel';
+
+const TABS = [
+  { id: 'canvas', label: 'Canvas' }, { id: 'variables', label: 'Variables' }, { id: 'options', label: 'Script & options' },
+  { id: 'json', label: 'JSON' }, { id: 'versions', label: 'Versions' }, { id: 'schedule', label: 'Schedule' },
+];
+
+/** Create or edit a task: canvas, variables, options, JSON, versions, schedule, and a live run. */
+export function TaskEditor(props: { id?: string }) {
+  const [saved, setSaved] = useState<Task | null>(props.id ? null : blankTask());
+  const [draft, setDraft] = useState<Task>(blankTask());
+  const [revision, setRevision] = useState(0);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [tab, setTab] = useState('canvas');
+  const [issues, setIssues] = useState<string[]>([]);
+  const [finder, setFinder] = useState<{ index: number; mode: 'highlight' | 'ai' } | null>(null);
+  const save = useAction();
+  const { state: run, start, cancel } = useRun();
+  const [showRun, setShowRun] = useState(false);
+
+  const load = (task: Task) => {
+    const ready = withActionIds(task);
+    setSaved(ready);
+    setDraft(ready);
+    setRevision((r) => r + 1);
+  };
+
+  useEffect(() => {
+    if (!props.id) return;
+    get<Task>(`/api/tasks/${seg(props.id)}`).then(load, setLoadError);
+  }, [props.id]);
+
+  const dirty = saved !== null && fingerprint(saved) !== fingerprint(draft);
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    addEventListener('beforeunload', warn);
+    return () => removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const persist = async (): Promise<Task | undefined> => {
+    const found = problems(draft);
+    setIssues(found);
+    if (found.length > 0 || !saved) return undefined;
+    const result = await save.run(async () => {
+      const written = draft.id
+        ? await patch<Task>(`/api/tasks/${seg(draft.id)}`, patchBody(saved, draft))
+        : await post<Task>('/api/tasks', editableFields(draft));
+      return get<Task>(`/api/tasks/${seg(written.id!)}`);
+    });
+    if (!result) return undefined;
+    announce(`Saved ${result.name}`);
+    load(result);
+    if (!draft.id) navigate(`/tasks/${encodeURIComponent(result.id!)}`, { replace: true });
+    return result;
+  };
+
+  const runNow = async () => {
+    const task = dirty || !draft.id ? await persist() : draft;
+    if (!task?.id) return;
+    setShowRun(true);
+    await start(task.id);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+      event.preventDefault();
+      void persist();
+    }
+  };
+
+  const openFinder = async (index: number) => {
+    const mode = await get<{ selectorFinder: 'highlight' | 'ai' }>('/api/settings/selector-finder').then((r) => r.selectorFinder, () => 'highlight' as const);
+    setFinder({ index, mode });
+  };
+
+  if (loadError) return <section><h1>Task</h1><ErrorBox error={loadError} /><a href="/tasks" onClick={linkClick}>Back to the tasks</a></section>;
+  if (!saved) return <Loading label="Loading the task…" />;
+  const change = (patchFields: Partial<Task>) => setDraft((d) => ({ ...d, ...patchFields }));
+  const running = run.phase === 'starting' || run.phase === 'running';
+
+  return (
+    <section class="editor" aria-labelledby="page-title" onKeyDown={onKeyDown}>
+      <header class="page-header">
+        <div>
+          <a href="/tasks" onClick={linkClick} class="muted">← Tasks</a>
+          <h1 id="page-title">{draft.id ? draft.name || 'Untitled task' : 'New task'}</h1>
+        </div>
+        <div class="toolbar">
+          <span class="muted" role="status">{dirty ? 'Unsaved changes' : draft.id ? 'Saved' : ''}</span>
+          <Button variant="primary" busy={save.busy} onClick={() => void persist()} title="Ctrl+S">Save</Button>
+          <Button busy={running} onClick={() => void runNow()}>{dirty || !draft.id ? 'Save & run' : 'Run'}</Button>
+        </div>
+      </header>
+      {issues.length > 0 && <div class="error-box" role="alert"><ul>{issues.map((i) => <li key={i}>{i}</li>)}</ul></div>}
+      <ErrorBox error={save.error} />
+      {showRun && run.phase !== 'idle' && <RunPanel task={draft} run={run} onCancel={() => void cancel()} onClose={() => setShowRun(false)} />}
+      <Tabs label="Task editor" idPrefix="editor" tabs={TABS} active={tab} onChange={(next) => { setDraft((d) => withActionIds(d)); setTab(next); }}>
+        {tab === 'canvas' && (
+          <div class="canvas">
+            <TriggerCard task={draft} onChange={change} />
+            <ActionList actions={draft.actions} onChange={(actions) => change({ actions })} onFindSelector={(i) => void openFinder(i)} />
+          </div>
+        )}
+        {tab === 'variables' && <VariablesEditor key={revision} variables={draft.variables} onChange={(variables) => change({ variables: Object.keys(variables).length ? variables : undefined })} />}
+        {tab === 'options' && <OptionsTab task={draft} onChange={change} />}
+        {tab === 'json' && <JsonView task={draft} onChange={setDraft} />}
+        {tab === 'versions' && <VersionsPanel task={saved} dirty={dirty} onRestored={(task) => { load(task); announce('Version restored'); }} />}
+        {tab === 'schedule' && (
+          <ScheduleTab key={revision} taskId={draft.id} schedule={saved.schedule}
+            onSaved={(schedule: Schedule | undefined) => { setSaved((s) => s && { ...s, schedule }); change({ schedule }); }} />
+        )}
+      </Tabs>
+      {finder && (
+        <SelectorFinder open finder={finder.mode} task={draft} actionIndex={finder.index} onClose={() => setFinder(null)}
+          onUse={(selector) => change({ actions: draft.actions.map((a, i) => (i === finder.index ? { ...a, selector } : a)) })} />
+      )}
+    </section>
+  );
+}

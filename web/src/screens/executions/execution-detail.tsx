@@ -1,0 +1,75 @@
+import { del, get, query, seg } from '../../api/client';
+import type { Capture, Execution } from '../../api/types';
+import { CaptureGrid } from '../../components/capture-grid';
+import { announce, confirmAction } from '../../components/dialogs';
+import { LogView } from '../../components/log-view';
+import { ResultData } from '../../components/result-data';
+import { Button, ErrorBox, Loading, StatusBadge } from '../../components/ui';
+import { formatDate, formatDuration } from '../../lib/format';
+import { linkClick, navigate } from '../../lib/router';
+import { useAction, useAsync } from '../../lib/use-async';
+
+/** One execution: summary, error, logs, result data (JSON, table, downloads) and captures. */
+export function ExecutionDetail(props: { id: string }) {
+  const record = useAsync(() => get<Execution>(`/api/executions/${seg(props.id)}`), [props.id]);
+  const captures = useAsync(() => get<Capture[]>(`/api/data/captures${query({ runId: props.id })}`), [props.id]);
+  const action = useAction();
+
+  const remove = async () => {
+    if (!(await confirmAction('Delete this execution and its captures?', { confirmLabel: 'Delete' }))) return;
+    if (await action.run(() => del(`/api/executions/${seg(props.id)}`))) {
+      announce('Execution deleted');
+      navigate('/executions');
+    }
+  };
+  const removeCapture = async (capture: Capture) => {
+    if (!(await confirmAction(`Delete ${capture.name}?`, { confirmLabel: 'Delete' }))) return;
+    if (await action.run(() => del(`/api/data/captures/${seg(capture.name)}`))) captures.set((captures.data ?? []).filter((c) => c.name !== capture.name));
+  };
+
+  const e = record.data;
+  return (
+    <section aria-labelledby="page-title">
+      <header class="page-header">
+        <div>
+          <a href="/executions" onClick={linkClick} class="muted">← Executions</a>
+          <h1 id="page-title">{e ? e.taskName : 'Execution'}</h1>
+        </div>
+        {e && <div class="toolbar">
+          <a class="btn ghost" href={`/tasks/${seg(e.taskId)}`} onClick={linkClick}>Open task</a>
+          <Button variant="danger" onClick={() => void remove()}>Delete</Button>
+        </div>}
+      </header>
+      <ErrorBox error={action.error} />
+      <ErrorBox error={record.error} onRetry={record.reload} />
+      {record.loading && !e && <Loading />}
+      {e && (
+        <>
+          <dl class="facts">
+            <div><dt>Status</dt><dd><StatusBadge status={e.status} /></dd></div>
+            <div><dt>Trigger</dt><dd>{e.trigger}</dd></div>
+            <div><dt>Started</dt><dd>{formatDate(e.startedAt)}</dd></div>
+            <div><dt>Finished</dt><dd>{formatDate(e.finishedAt)}</dd></div>
+            <div><dt>Duration</dt><dd>{formatDuration(e.durationMs)}</dd></div>
+            <div><dt>Execution id</dt><dd><code>{e.executionId}</code></dd></div>
+            {e.result.finalUrl && <div><dt>Final URL</dt><dd class="url">{e.result.finalUrl}</dd></div>}
+            {e.result.title && <div><dt>Page title</dt><dd>{e.result.title}</dd></div>}
+          </dl>
+          {e.result.error && (
+            <div class="error-box" role="alert">
+              <strong>Error</strong>{e.result.error.actionIndex !== undefined && ` at action ${e.result.error.actionIndex + 1}`}: {e.result.error.message}
+            </div>
+          )}
+          <h2>Result data</h2>
+          <ResultData data={e.result.data} filename={`execution-${e.executionId}`} idPrefix="exec-result" />
+          <h2>Logs</h2>
+          <LogView lines={e.logs} label="Execution log" />
+          <h2>Captures</h2>
+          <ErrorBox error={captures.error} onRetry={captures.reload} />
+          {captures.data && captures.data.length === 0 && <p class="empty">No captures.</p>}
+          {captures.data && captures.data.length > 0 && <CaptureGrid captures={captures.data} onDelete={(c) => void removeCapture(c)} />}
+        </>
+      )}
+    </section>
+  );
+}
