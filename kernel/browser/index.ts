@@ -12,3 +12,8 @@ export { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieSt
 export { ChromiumNotFoundError, detectChromium } from './detect-chromium.js';
 export { BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
 export { COOKIE_JAR_KEY, settingsCookieStore } from './settings-cookie-store.js';
+// Beside the warm browser: one browser launched for its own purpose (the headful session), and a bare
+// DevTools connection to a browser this service launched.
+export { launchDedicatedBrowser, type DedicatedBrowser, type DedicatedBrowserOptions } from './dedicated-browser.js';
+export { connectCdp, withCdp, type CdpConnection } from './cdp-connection.js';
+export { cookieKey } from './cookie-jar.js';

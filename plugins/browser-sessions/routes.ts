@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AddressInfo } from 'node:net';
+import type { BrowserSessions } from '../headful/decorators.js';
+import { devtoolsPath } from './devtools-relay.js';
+import type { RelayTokens } from './relay-tokens.js';
+import { CloseBody, ErrorBody, OpenAnswer, OpenBody, Success } from './schemas.js';
+
+const config = { auth: 'authenticated' } as const;
+const tags = ['browser'];
+
+export interface BrowserRouteOptions {
+  sessions: BrowserSessions;
+  tokens: RelayTokens;
+}
+
+/** `POST /api/browser/open` and `POST /api/browser/close`. */
+export async function browserRoutes(scope: FastifyInstance, options: BrowserRouteOptions): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const { sessions, tokens } = options;
+
+  /** The relayed endpoint, on the host and scheme the caller reached the service by. */
+  const wsEndpoint = (request: FastifyRequest, sessionId: string) => {
+    const host = request.host || `127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    return `${request.protocol === 'https' ? 'wss' : 'ws'}://${host}${devtoolsPath(sessionId)}?token=${tokens.issue(sessionId)}`;
+  };
+
+  app.post('/open', {
+    config,
+    // No body is `{}`: every field is optional.
+    preValidation: async (request) => {
+      if (request.body === undefined || request.body === null) request.body = {};
+    },
+    schema: {
+      tags,
+      summary: 'Open (or reuse) the managed browser; answers its session id and a DevTools WebSocket URL relayed by this service',
+      body: OpenBody,
+      response: { 200: OpenAnswer, 400: ErrorBody, 401: ErrorBody, 502: ErrorBody, 503: ErrorBody },
+    },
+  }, async (request, reply) => {
+    const session = await sessions.open({ headless: request.body.headless });
+    reply.header('cache-control', 'no-store');
+    return { sessionId: session.id, wsEndpoint: wsEndpoint(request, session.id), headless: session.headless };
+  });
+
+  app.post('/close', {
+    config,
+    schema: { tags, summary: 'End a browser session (its browser closes)', body: CloseBody, response: { 200: Success, 401: ErrorBody, 404: ErrorBody } },
+  }, async (request) => {
+    await sessions.close(request.body.sessionId);
+    tokens.revoke(request.body.sessionId);
+    return { success: true };
+  });
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ErrorBody, HighlightAnswer, HighlightBody } from './schemas.js';
+import type { Inspector } from './service.js';
+
+/** `POST /api/inspector/highlight`. */
+export async function inspectorRoutes(scope: FastifyInstance, options: { inspector: Inspector }): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/highlight', {
+    config: { auth: 'authenticated' },
+    schema: {
+      tags: ['inspector'],
+      summary: 'Up to five elements matching targetHint (CSS selector, then attributes, then visible text), best first',
+      body: HighlightBody,
+      response: { 200: HighlightAnswer, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 502: ErrorBody },
+    },
+  }, async (request) => options.inspector.highlight(request.body));
+}

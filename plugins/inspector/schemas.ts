@@ -1,0 +1,26 @@
+import { Type, type Static } from 'typebox';
+
+export const HighlightBody = Type.Object({
+  targetHint: Type.String({ minLength: 1, maxLength: 1000, description: 'a CSS selector or plain words naming the element' }),
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'load this page first (checked by the outbound rule)' })),
+  sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'inspect this browser session (default: the open one)' })),
+  screenshot: Type.Optional(Type.Boolean({ description: 'include a JPEG of the viewport with the top match outlined (default true)' })),
+}, { additionalProperties: false });
+export type HighlightInput = Static<typeof HighlightBody>;
+
+export const Candidate = Type.Object({
+  selector: Type.String({ description: 'a CSS selector matching this element only' }),
+  xpath: Type.String(),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  tag: Type.String(),
+  text: Type.String({ description: 'its visible text or label, up to 120 characters' }),
+});
+export type CandidateValue = Static<typeof Candidate>;
+
+export const HighlightAnswer = Type.Object({
+  candidates: Type.Array(Candidate, { maxItems: 5, description: 'best first' }),
+  screenshot: Type.Optional(Type.String({ description: 'base64 JPEG of the viewport, the top match outlined' })),
+});
+export type HighlightAnswerValue = Static<typeof HighlightAnswer>;
+
+export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
