@@ -27,7 +27,7 @@ describe('200 runs in a row', { skip: chromium.skip }, () => {
     await pages?.close();
   });
 
-  it('leave no extra Chromium processes and no open contexts', { timeout: 175_000 }, async () => {
+  it('leave no extra Chromium processes and no open contexts', { timeout: 480_000 }, async () => {
     const create = async (actions: unknown[], extra: Record<string, unknown> = {}) => {
       const res = await svc.request('POST', '/api/tasks', {
         apiKey, body: { name: 'leak', mode: 'agent', url: `${pages.origin}/second.html`, actions, ...extra },
