@@ -7,7 +7,9 @@ import {
   type FullTask, type TaskListEntry, type TaskSummary,
 } from './task-record.js';
 
-const newestFirst = (a: { updatedAt: string }, b: { updatedAt: string }) => b.updatedAt.localeCompare(a.updatedAt);
+// ISO timestamps order as plain strings; localeCompare would cost more than the rest of the request.
+const newestFirst = (a: { updatedAt: string }, b: { updatedAt: string }) =>
+  a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0;
 
 /** Task logic without HTTP: every change to a stored task is one atomic `update`. */
 export function createTaskService(store: TaskStore) {
