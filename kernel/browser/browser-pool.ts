@@ -130,13 +130,21 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     try {
       handle = await Promise.race([warm.get(), stopped]);
       loaded = keepCookies ? await Promise.race([cookieJar.load(), stopped]) : [];
-      const opened = handle;
-      const opening = handle.newContext({ ...contextOptions, cookies: loaded }).then((created) => { open++; return created; });
+      // A browser killed a moment ago may still look connected; its first newContext then fails.
+      // Forget it and open the context on a freshly launched one instead (once).
+      const first = handle;
+      const opening = first.newContext({ ...contextOptions, cookies: loaded }).catch(async (error: unknown) => {
+        if (signal.aborted || !browserIsGone(first, error)) throw error;
+        warm.kill(first);
+        handle = await warm.get();
+        return handle.newContext({ ...contextOptions, cookies: loaded });
+      }).then((created) => { open++; return created; });
+      const opened = () => handle!;
       try {
         context = await Promise.race([opening, stopped]);
       } catch (error) {
         // Opened after the run was given up: close it all the same.
-        void opening.then((late) => closeContext(opened, late), () => undefined);
+        void opening.then((late) => closeContext(opened(), late), () => undefined);
         throw error;
       }
       outcome = { status: 'ok', value: await Promise.race([fn(context, signal), stopped]) };
@@ -191,4 +199,10 @@ function describe<T>(error: unknown, signal: AbortSignal): ContextOutcome<T> {
     return { status: error instanceof ContextTimeoutError ? 'timeout' : 'aborted', error: asError };
   }
   return { status: 'error', error: asError };
+}
+
+/** True when a failed newContext means the browser itself is gone (killed, crashed, disconnected). */
+function browserIsGone(handle: BrowserHandle, error: unknown): boolean {
+  if (!handle.isConnected()) return true;
+  return /has been closed|disconnected|Target closed|Connection closed|not connected/i.test(String((error as Error)?.message ?? error));
 }
