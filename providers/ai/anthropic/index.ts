@@ -1,4 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
+// Loaded on the first call: the SDK costs start-up time and memory that a service without AI keys never needs.
+let sdkModule: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
+const loadSdk = () => (sdkModule ??= import('@anthropic-ai/sdk'));
 import { AI_CONTRACT_VERSION, type AiProvider } from '../../../kernel/contracts/ai.js';
 import { defineProvider } from '../../../kernel/contracts/provider.js';
 import { hostOf, startCall, type OutboundClient } from '../shared/call.js';
@@ -24,6 +26,7 @@ export function createAnthropicProvider(client: OutboundClient): AiProvider {
       let answer: unknown;
       try {
         // A key given in code keeps the client from reading ANTHROPIC_API_KEY; `null` does the same for the base URL.
+        const { default: Anthropic } = await loadSdk();
         const sdk = new Anthropic({
           apiKey: request.apiKey,
           baseURL: request.baseUrl ?? null,

@@ -1,4 +1,6 @@
-import { Ollama } from 'ollama';
+// Loaded on the first call: a service without a provider D entry never needs the client.
+let sdkModule: Promise<typeof import('ollama')> | undefined;
+const loadSdk = () => (sdkModule ??= import('ollama'));
 import { AI_CONTRACT_VERSION, type AiProvider } from '../../../kernel/contracts/ai.js';
 import { defineProvider, type ProviderContext } from '../../../kernel/contracts/provider.js';
 import { hostOf, startCall } from '../shared/call.js';
@@ -24,6 +26,7 @@ export function createOllamaProvider(outbound: ProviderContext['outbound']): AiP
       let answer: unknown;
       try {
         await outbound.guard.check(request.baseUrl);
+        const { Ollama } = await loadSdk();
         const ollama = new Ollama({
           host: request.baseUrl,
           headers: request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : undefined,

@@ -1,4 +1,6 @@
-import OpenAI from 'openai';
+// Loaded on the first call: the SDK costs start-up time and memory that a service without AI keys never needs.
+let sdkModule: Promise<typeof import('openai')> | undefined;
+const loadSdk = () => (sdkModule ??= import('openai'));
 import { AI_CONTRACT_VERSION, type AiProvider } from '../../../kernel/contracts/ai.js';
 import { defineProvider } from '../../../kernel/contracts/provider.js';
 import { hostOf, startCall, type OutboundClient } from '../shared/call.js';
@@ -28,6 +30,7 @@ export function createOpenAiCompatibleProvider(client: OutboundClient): AiProvid
       let answer: unknown;
       try {
         // `null`, not undefined: the client would otherwise read OPENAI_BASE_URL and friends from the environment.
+        const { default: OpenAI } = await loadSdk();
         const sdk = new OpenAI({
           apiKey: request.apiKey,
           baseURL: request.baseUrl ?? null,
