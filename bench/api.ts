@@ -14,8 +14,9 @@ import { makeTask } from './support/fixtures.js';
 import { LOAD, runLoad, type LoadResult } from './support/load.js';
 import { fmt, formatTable, verdict, type Row } from './support/report.js';
 
-const MAIN = 'kernel/main.ts';
-const BASELINE = 'bench/support/baseline-server.ts';
+// What `npm start` runs (the bench:api script builds it first).
+const MAIN = 'dist/kernel/main.js';
+const BASELINE = 'bench/support/baseline-server.mjs';
 /** Per-request logging at `info` would measure pino, not the API; override with BENCH_LOG_LEVEL. */
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const STARTS = 3;
@@ -130,7 +131,7 @@ async function startBaseline(workDir: string, size: number): Promise<{ proc: Nod
 }
 
 async function benchBaseline(workDir: string): Promise<HttpFigures> {
-  say('\n[3/4] baseline: bare Fastify 5 (same `node --import tsx` launcher), same answers, same load');
+  say('\n[3/4] baseline: bare Fastify 5 (plain node, like the built service), same answers, same load');
   const startMs: number[] = [];
   for (let i = 0; i < STARTS; i++) {
     const { proc, startMs: ms } = await startBaseline(workDir, SIZES[0]);

@@ -56,9 +56,13 @@ export interface NodeChild {
   stop(): Promise<void>;
 }
 
-/** Runs `node --import tsx <script>` listening on `port` (the script reads it from the env it is given). */
+/**
+ * Runs `node <script>` listening on `port` (the script reads it from the env it is given); TypeScript
+ * sources go through the tsx loader, built JavaScript runs as `npm start` runs it.
+ */
 export function spawnNode(script: string, port: number, env: Record<string, string>): NodeChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(script)], {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, path.resolve(script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

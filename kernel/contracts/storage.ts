@@ -31,6 +31,12 @@ export interface DocumentStore<T extends { id: string }> {
   /** Resolves to `true` when a document was removed. */
   delete(id: string): Promise<boolean>;
   count(): Promise<number>;
+  /**
+   * Optional: a value that changes whenever any document of the store changes (including changes made
+   * before a restart), so callers may cache what they derive from `list()` while it stays the same.
+   * Resolves only after earlier writes are durable. Providers that cannot tell cheaply leave it out.
+   */
+  revision?(): Promise<string>;
 }
 
 export interface UserStore extends DocumentStore<UserRecord> {

@@ -18,7 +18,7 @@ export async function taskRoutes(scope: FastifyInstance): Promise<void> {
   app.get('/tasks', {
     config: authenticated,
     schema: { tags, summary: 'Every task, without version history, newest first', response: { 200: Type.Array(TaskSummary) } },
-  }, async () => tasks.list());
+  }, async (_request, reply) => reply.type('application/json; charset=utf-8').send((await tasks.listJson()) as never));
 
   app.get('/tasks/list', {
     config: authenticated,

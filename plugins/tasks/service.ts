@@ -19,6 +19,8 @@ export function createTaskService(store: TaskStore) {
     return { ...task, versions: task.versions ?? [] };
   };
 
+  let cachedList: { revision: string; json: string } | undefined;
+
   return {
     async get(id: string): Promise<FullTask> {
       return found(await store.get(id), id);
@@ -26,6 +28,18 @@ export function createTaskService(store: TaskStore) {
 
     async list(): Promise<TaskSummary[]> {
       return (await store.list()).sort(newestFirst).map(withoutVersions);
+    },
+
+    /**
+     * The list as JSON text. Stores that report a revision let it be reused until a task changes:
+     * copying and serialising every task on each request is what made this the slowest read.
+     */
+    async listJson(): Promise<string> {
+      const revision = await store.revision?.();
+      if (revision !== undefined && cachedList?.revision === revision) return cachedList.json;
+      const json = JSON.stringify(await this.list());
+      if (revision !== undefined) cachedList = { revision, json };
+      return json;
     },
 
     async entries(): Promise<TaskListEntry[]> {

@@ -24,6 +24,9 @@ export class DocumentCollection<T extends { id: string }> implements DocumentSto
   private readonly docs = new Map<string, T>();
   private journal: Journal | undefined;
   private compacting = false;
+  /** Bumped on every change; with the random epoch it names one state of the collection. */
+  private changes = 0;
+  private readonly epoch = Math.random().toString(36).slice(2);
   /** After a failed compaction (disk full?) wait before trying again rather than on every write. */
   private retryAfterMs = 0;
 
@@ -116,6 +119,7 @@ export class DocumentCollection<T extends { id: string }> implements DocumentSto
     const stored = JSON.parse(json) as T;
     const { durable } = this.log.append(encodePut(json));
     this.docs.set(stored.id, stored);
+    this.changes++;
     this.maybeCompact();
     return { doc: stored, durable };
   }
@@ -125,8 +129,16 @@ export class DocumentCollection<T extends { id: string }> implements DocumentSto
     if (!this.docs.has(id)) return undefined;
     const { durable } = this.log.append(encodeDelete(id));
     this.docs.delete(id);
+    this.changes++;
     this.maybeCompact();
     return durable;
+  }
+
+  async revision(): Promise<string> {
+    this.ctx.gate.assertOpen();
+    const state = `${this.epoch}:${this.changes}`;
+    await this.settled();
+    return state;
   }
 
   /** Reads wait for earlier writes' fsync, so nobody sees a change that a crash could still undo. */

@@ -27,6 +27,27 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
   const store = (): DocumentStore<T> => c.store(current().storage);
 
   describe(`${c.name} (document store)`, () => {
+    it('revision (when the provider offers it) changes with every change and only then', async (t) => {
+      const revision = store().revision?.bind(store());
+      if (!revision) {
+        t.skip('this provider does not report a revision (optional in the contract)');
+        return;
+      }
+      const doc = c.make();
+      const r0 = await revision();
+      assert.equal(await revision(), r0, 'unchanged without writes');
+      await store().put(doc);
+      const r1 = await revision();
+      assert.notEqual(r1, r0);
+      await store().list();
+      assert.equal(await revision(), r1, 'reads do not change it');
+      await store().update(doc.id, (d) => c.withLabel(d, 'changed'));
+      const r2 = await revision();
+      assert.notEqual(r2, r1);
+      await store().delete(doc.id);
+      assert.notEqual(await revision(), r2);
+    });
+
     it('put resolves to the stored document and get returns it', async () => {
       const doc = c.make();
       assert.deepEqual(await store().put(doc), doc);
