@@ -1,0 +1,95 @@
+// bench:web: the dashboard's production bundle size, and the time until the task list with 1,000 tasks is
+// interactive, against a baseline measured in the same run: the same 1,000 rows as a static HTML table.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright';
+import { detectChromium } from '../kernel/browser/index.js';
+import { ADMIN, request, sessionCookie } from '../test/support/service.js';
+import { freePort, makeTempDir, median, removeTempDir, spawnNode, waitHealthy } from './support/children.js';
+
+const TASKS = 1000;
+const RUNS = 5;
+const DIST = 'web/dist';
+
+function bundleSize(): { raw: number; gzip: number } {
+  let raw = 0;
+  let gzip = 0;
+  for (const file of fs.readdirSync(path.join(DIST, 'assets'))) {
+    if (!/\.(js|css)$/.test(file)) continue;
+    const bytes = fs.readFileSync(path.join(DIST, 'assets', file));
+    raw += bytes.length;
+    gzip += zlib.gzipSync(bytes, { level: 9 }).length;
+  }
+  return { raw, gzip };
+}
+
+const dataDir = makeTempDir('taskloom-bench-web-');
+const port = await freePort();
+const proc = spawnNode('dist/kernel/main.js', port, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+const browser = await chromium.launch({
+  executablePath: detectChromium({}),
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+});
+try {
+  await waitHealthy(proc);
+  const base = proc.baseUrl;
+  const cookie = sessionCookie((await request(base, 'POST', '/api/auth/setup', { body: ADMIN })).headers);
+  const actions = Array.from({ length: 6 }, (_, i) => ({ type: 'click', selector: `#step-${i}` }));
+  for (let i = 0; i < TASKS; i += 50) {
+    await Promise.all(Array.from({ length: 50 }, (_, j) => request(base, 'POST', '/api/tasks', { cookie, body: {
+      name: `Task ${i + j}`, description: `Collects the prices of catalogue page ${i + j}`,
+      url: `https://shop.example.com/catalogue/${i + j}`, mode: 'agent', actions,
+    } })));
+  }
+  const tasks = (await request(base, 'GET', '/api/tasks', { cookie })).body as { name: string; url: string }[];
+  const staticPage = `<!doctype html><html><body><input id="task-search"><table class="tasks-table"><tbody>${
+    tasks.map((t) => `<tr><th>${t.name}</th><td>${t.url}</td></tr>`).join('')}</tbody></table></body></html>`;
+
+  const [name, value] = cookie.split('=') as [string, string];
+  const timeDashboard = async (): Promise<number> => {
+    const context = await browser.newContext();
+    await context.addCookies([{ name, value, domain: '127.0.0.1', path: '/' }]);
+    const page = await context.newPage();
+    const started = performance.now();
+    await page.goto(`${base}/`);
+    await page.waitForFunction((n) => document.querySelectorAll('.tasks-table tbody tr').length === n, TASKS, { timeout: 30_000 });
+    await page.locator('#task-search').fill('Task 99');
+    const ms = performance.now() - started;
+    await context.close();
+    return ms;
+  };
+  const timeStatic = async (): Promise<number> => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.route(`${base}/static-baseline`, (route) => route.fulfill({ contentType: 'text/html', body: staticPage }));
+    const started = performance.now();
+    await page.goto(`${base}/static-baseline`);
+    await page.waitForFunction((n) => document.querySelectorAll('.tasks-table tbody tr').length === n, TASKS);
+    await page.locator('#task-search').fill('Task 99');
+    const ms = performance.now() - started;
+    await context.close();
+    return ms;
+  };
+  await timeDashboard();
+  await timeStatic();
+  const dashboard: number[] = [];
+  const baseline: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    dashboard.push(await timeDashboard());
+    baseline.push(await timeStatic());
+  }
+  const size = bundleSize();
+  const d = median(dashboard);
+  const b = median(baseline);
+  console.log(`\ntaskloom bench:web (${TASKS} tasks, median of ${RUNS})\n`);
+  console.log('metric                                  | value        | target     | baseline | ratio | result');
+  console.log('----------------------------------------|--------------|------------|----------|-------|-------');
+  console.log(`production bundle (JS + CSS), gzipped    | ${(size.gzip / 1024).toFixed(1)} KB      | < 300 KB   | -        | -     | ${size.gzip < 300 * 1024 ? 'PASS' : 'FAIL'}`);
+  console.log(`task list with ${TASKS} tasks interactive | ${d.toFixed(0)} ms       | < 1000 ms  | ${b.toFixed(0)} ms   | ${(d / b).toFixed(2)}x | ${d < 1000 ? 'PASS' : 'FAIL'}`);
+  console.log(`(bundle raw ${(size.raw / 1024).toFixed(1)} KB; baseline: the same rows as a static HTML table in the same browser)`);
+} finally {
+  await browser.close();
+  await proc.stop();
+  await removeTempDir(dataDir);
+}
