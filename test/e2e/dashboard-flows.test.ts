@@ -1,31 +1,11 @@
 // The dashboard in real Chromium against the real service: setup, the task editor, versions, logout and login.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright';
-import { detectChromium } from '../../kernel/browser/index.js';
+import { CHROMIUM_ARGS, chromiumPath, dashboardSkipReason, watchProblems } from '../support/dashboard.js';
 import { ADMIN, startService, type TestService } from '../support/service.js';
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'];
-
-function chromiumPath(): string | undefined {
-  try {
-    return detectChromium({ configuredPath: process.env.BROWSER_EXECUTABLE_PATH });
-  } catch {
-    return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
-  }
-}
-
-/** Builds web/dist when missing; answers why the suite cannot run, or undefined. */
-function skipReason(): string | undefined {
-  if (!chromiumPath()) return 'no Chromium found: install chromium or set BROWSER_EXECUTABLE_PATH';
-  if (existsSync('web/dist/index.html')) return undefined;
-  const build = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
-  return build.status === 0 ? undefined : 'web/dist is missing and npm run build:web failed';
-}
-
-const skip = skipReason();
+const skip = dashboardSkipReason();
 if (skip) console.log(`# skipped dashboard flows: ${skip}`);
 
 describe('dashboard: setup, task editor, versions, logout', { skip }, () => {
@@ -36,7 +16,7 @@ describe('dashboard: setup, task editor, versions, logout', { skip }, () => {
 
   before(async () => {
     svc = await startService();
-    browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ARGS });
+    browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ baseURL: svc.baseUrl, viewport: { width: 1366, height: 768 } });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();
@@ -191,16 +171,3 @@ async function cookieHeader(page: Page): Promise<string> {
  * Page errors, console errors (CSP violations among them) and failed API answers are problems, except the
  * 401s of the session check and the 404s of endpoints other sessions have not built yet (shown as such).
  */
-function watchProblems(page: Page, problems: string[]): void {
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
-  });
-  page.on('response', (response) => {
-    const { pathname } = new URL(response.url());
-    const status = response.status();
-    if (status < 400 || (status === 401 && ['/api/auth/me', '/api/auth/login'].includes(pathname))) return;
-    if (status === 404 && /^\/api\/(headful|schedules|inspector|browser)\//.test(pathname)) return;
-    problems.push(`${response.request().method()} ${pathname} answered ${status}`);
-  });
-}

@@ -1,36 +1,17 @@
 // Screenshots of every dashboard screen in a dark and a light theme, for a reviewer to look at:
 // written to .tmp/dashboard-screenshots/<theme>/<screen>.png (git-ignored) on every test run.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright';
-import { detectChromium } from '../../kernel/browser/index.js';
+import { CHROMIUM_ARGS, chromiumPath, dashboardSkipReason } from '../support/dashboard.js';
 import { ADMIN, setupAdmin, startService, type TestService } from '../support/service.js';
 
 const SCREENSHOT_DIR = path.resolve('.tmp/dashboard-screenshots');
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'];
-
-function chromiumPath(): string | undefined {
-  try {
-    return detectChromium({ configuredPath: process.env.BROWSER_EXECUTABLE_PATH });
-  } catch {
-    return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
-  }
-}
-
-/** Builds web/dist when missing; answers why the suite cannot run, or undefined. */
-function skipReason(): string | undefined {
-  if (!chromiumPath()) return 'no Chromium found: install chromium or set BROWSER_EXECUTABLE_PATH';
-  if (existsSync('web/dist/index.html')) return undefined;
-  const build = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
-  return build.status === 0 ? undefined : 'web/dist is missing and npm run build:web failed';
-}
-
-const skip = skipReason();
+const skip = dashboardSkipReason();
 if (skip) console.log(`# skipped dashboard screenshots: ${skip}`);
 
 describe('dashboard screenshots in a dark and a light theme', { skip }, () => {
@@ -70,7 +51,7 @@ describe('dashboard screenshots in a dark and a light theme', { skip }, () => {
     });
     await svc.request('POST', '/api/settings/proxies', { apiKey, body: { server: 'http://93.184.215.14:3128', label: 'Office gateway', username: 'ada', password: 'secret' } });
 
-    browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ARGS });
+    browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ baseURL: svc.baseUrl, viewport: { width: 1366, height: 768 } });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

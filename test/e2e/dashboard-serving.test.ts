@@ -1,8 +1,7 @@
 // How the service serves the dashboard (plugins/web): caching, CSP, the SPA fallback, unknown API paths,
 // and a clear page instead of a failed start when web/dist is missing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../kernel/config.js';
 import { Registry } from '../../kernel/registry.js';
@@ -10,14 +9,10 @@ import { createService, type Service } from '../../kernel/server.js';
 import { plugins } from '../../plugins/index.js';
 import { createWebPlugin } from '../../plugins/web/index.js';
 import { providers } from '../../providers/index.js';
+import { dashboardSkipReason } from '../support/dashboard.js';
 import { makeTempDir, request, setupAdmin, startService, type TestService } from '../support/service.js';
 
-function skipReason(): string | undefined {
-  if (existsSync('web/dist/index.html')) return undefined;
-  const build = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
-  return build.status === 0 ? undefined : 'web/dist is missing and npm run build:web failed';
-}
-const skip = skipReason();
+const skip = dashboardSkipReason({ needsBrowser: false });
 if (skip) console.log(`# skipped dashboard serving: ${skip}`);
 
 describe('serving the built dashboard', { skip }, () => {
