@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { ADMIN, request, sessionCookie } from '../test/support/service.js';
 import { startPagesServer } from '../test/support/pages-server.js';
 import { freePort, makeTempDir, mean, median, removeTempDir, spawnNode, waitHealthy, type NodeChild } from './support/children.js';
-import { buildService, spawnBuilt } from './support/runs-service.js';
+import { buildService } from './support/runs-service.js';
 import { fmt, formatTable, verdict, type Row } from './support/report.js';
 import { runBaseline } from './support/runs-baseline.js';
 import { benchTask, EXPECTED_DATA } from './support/runs-task.js';
@@ -39,7 +39,7 @@ async function startTaskloom(origin: string): Promise<Service> {
     PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL, BROWSER_ENGINE: ENGINE,
     MAX_CONCURRENT_RUNS: String(CONCURRENCY), ALLOW_PRIVATE_NETWORKS: 'true',
   };
-  const proc = USE_TSX ? spawnNode(MAIN, port, env) : spawnBuilt(buildService(), port, env);
+  const proc = spawnNode(USE_TSX ? MAIN : buildService(), port, env, 15_000);
   await waitHealthy(proc, 20);
   const setup = await request(proc.baseUrl, 'POST', '/api/auth/setup', { body: ADMIN });
   const key = await request(proc.baseUrl, 'POST', '/api/settings/api-key', { cookie: sessionCookie(setup.headers) });

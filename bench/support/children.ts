@@ -60,7 +60,13 @@ export interface NodeChild {
  * Runs `node <script>` listening on `port` (the script reads it from the env it is given); TypeScript
  * sources go through the tsx loader, built JavaScript runs as `npm start` runs it.
  */
-export function spawnNode(script: string, port: number, env: Record<string, string>): NodeChild {
+export function spawnNode(
+  script: string,
+  port: number,
+  env: Record<string, string>,
+  /** How long `stop` waits after SIGTERM before SIGKILL (a service finishing its runs needs longer). */
+  stopGraceMs = 5_000,
+): NodeChild {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...loader, path.resolve(script)], {
     env: { ...process.env, ...env },
@@ -79,7 +85,7 @@ export function spawnNode(script: string, port: number, env: Record<string, stri
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
       await exited;
       clearTimeout(timer);
     },
