@@ -3,7 +3,7 @@ import type { BrowserCookie, BrowserDriver, BrowserHandle, ContextHandle, Contex
 import type { Logger } from '../contracts/logger.js';
 import { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieStore } from './cookie-jar.js';
 import { detectChromium } from './detect-chromium.js';
-import { BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
+import { BrowserDisconnectedError, BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
 import { settleWithin } from './settle-within.js';
 import { WarmBrowser } from './warm-browser.js';
 
@@ -17,6 +17,11 @@ export interface BrowserPoolOptions {
   killAfterMs?: number;
   /** Launch or connection limit (default 30000 ms). */
   launchTimeoutMs?: number;
+  /**
+   * With BROWSER_WS_ENDPOINT: how long one round of reconnection attempts (with backoff) may last before the
+   * runs waiting for it fail (default 30000 ms). The next run starts a new round.
+   */
+  reconnectWindowMs?: number;
   /** Default true. */
   headless?: boolean;
   /** Extra Chromium switches. */
@@ -40,7 +45,8 @@ export interface ContextLimits {
 
 /**
  * How a context run ended. The context is closed (or its browser killed) by the time this resolves.
- * `ok`: fn resolved. `error`: fn threw, or no browser or context could be had (e.g. Chromium not found).
+ * `ok`: fn resolved. `error`: fn threw, no browser or context could be had (e.g. Chromium not found, the remote
+ * browser unreachable), or the browser or the connection to it went away during the run.
  * `timeout` / `aborted`: the limit or signal ended the run first (also when the pool closed).
  */
 export type ContextOutcome<T> =
@@ -85,7 +91,12 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     headless: options.headless ?? true,
     args: options.args ?? [],
     timeoutMs: options.launchTimeoutMs ?? 30_000,
-  }), logger, killAfterMs);
+  }), logger, killAfterMs, config.browserWsEndpoint ? {
+    endpoint: config.browserWsEndpoint,
+    windowMs: options.reconnectWindowMs ?? 30_000,
+    initialDelayMs: 250,
+    maxDelayMs: 5000,
+  } : undefined);
   const running = new Map<AbortController, Promise<unknown>>();
   let open = 0;
   let closing: Promise<void> | undefined;
@@ -147,7 +158,13 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         void opening.then((late) => closeContext(opened(), late), () => undefined);
         throw error;
       }
-      outcome = { status: 'ok', value: await Promise.race([fn(context, signal), stopped]) };
+      // The browser (or the connection to a remote one) going away ends the run at once, with the reason.
+      const unwatch = warm.watch(opened(), (error) => controller.abort(error));
+      try {
+        outcome = { status: 'ok', value: await Promise.race([fn(context, signal), stopped]) };
+      } finally {
+        unwatch();
+      }
     } catch (error) {
       outcome = describe(error, signal);
     }
@@ -196,6 +213,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 function describe<T>(error: unknown, signal: AbortSignal): ContextOutcome<T> {
   const asError = error instanceof Error ? error : new Error(String(error));
   if (signal.aborted && error === signal.reason) {
+    if (error instanceof BrowserDisconnectedError) return { status: 'error', error: asError };
     return { status: error instanceof ContextTimeoutError ? 'timeout' : 'aborted', error: asError };
   }
   return { status: 'error', error: asError };

@@ -20,3 +20,19 @@ export class BrowserPoolClosedError extends Error {
     this.name = 'BrowserPoolClosedError';
   }
 }
+
+/** The browser (or the connection to a remote one) went away while a run used it; the run ends as `error`. */
+export class BrowserDisconnectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrowserDisconnectedError';
+  }
+}
+
+/** No connection to BROWSER_WS_ENDPOINT could be made (every retry failed, or retrying cannot help). */
+export class RemoteBrowserUnavailableError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'RemoteBrowserUnavailableError';
+  }
+}

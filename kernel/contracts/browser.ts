@@ -8,7 +8,11 @@ export const BROWSER_CONTRACT_VERSION = 1;
  */
 export interface BrowserDriver {
   readonly id: string;
-  /** Launches a local browser, or connects when `wsEndpoint` is given. */
+  /**
+   * Launches a local browser, or connects when `wsEndpoint` is given. A failed connection is retried with
+   * backoff by the kernel, unless the error carries `retryable: false` (trying again cannot help: the
+   * endpoint speaks a protocol this engine does not). Errors never quote `wsEndpoint` (it may hold a token).
+   */
   launch(options: BrowserLaunchOptions): Promise<BrowserHandle>;
   /**
    * The engine's own downloaded Chromium when it exists on disk, else undefined. Chromium detection

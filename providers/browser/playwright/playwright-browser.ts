@@ -9,7 +9,7 @@ import { openPlaywrightContext } from './playwright-context.js';
 export async function launchPlaywright(options: BrowserLaunchOptions, ffmpegPath: string | undefined): Promise<BrowserHandle> {
   if (options.wsEndpoint) {
     const { browser, cdp } = await connectRemote(options.wsEndpoint, options.timeoutMs);
-    return playwrightHandle(browser, ffmpegPath, undefined, cdp ? options.wsEndpoint : undefined);
+    return playwrightHandle(browser, ffmpegPath, undefined, cdp ? options.wsEndpoint : undefined, !cdp);
   }
   const launched = await launchChromium(options);
   try {
@@ -31,17 +31,38 @@ export function installedPlaywrightChromium(): string | undefined {
   }
 }
 
-/** A Playwright server URL (`launchServer`, browserless `/playwright`) or else a DevTools endpoint. */
+/**
+ * A Playwright server URL (`launchServer`, a grid's `/playwright` endpoint) or else a DevTools endpoint
+ * (`http://host:9222`, `ws://host:9222/devtools/browser/<id>`). Errors never quote the endpoint: it may carry
+ * a token (the kernel logs it redacted).
+ */
 async function connectRemote(endpoint: string, timeout: number): Promise<{ browser: Browser; cdp: boolean }> {
   const looksCdp = /^https?:/.test(endpoint) || endpoint.includes('/devtools/');
+  let asPlaywright: unknown;
   if (!looksCdp) {
     try {
       return { browser: await chromium.connect(endpoint, { timeout }), cdp: false };
-    } catch {
-      // Not a Playwright server: try the DevTools protocol below.
+    } catch (error) {
+      // Nobody listening: the DevTools protocol would fail the same way.
+      if (isUnreachable(error)) throw new Error(`connecting failed: ${firstLine(error)}`);
+      asPlaywright = error; // Perhaps not a Playwright server: try the DevTools protocol below.
     }
   }
-  return { browser: await chromium.connectOverCDP(endpoint, { timeout }), cdp: true };
+  try {
+    return { browser: await chromium.connectOverCDP(endpoint, { timeout }), cdp: true };
+  } catch (error) {
+    if (asPlaywright === undefined) throw new Error(`connecting over the DevTools protocol failed: ${firstLine(error)}`);
+    throw new Error(`connecting failed, as a Playwright server (${firstLine(asPlaywright)}) and over the DevTools protocol (${firstLine(error)})`);
+  }
+}
+
+function isUnreachable(error: unknown): boolean {
+  return /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|EAI_AGAIN/.test(String((error as Error)?.message ?? error));
+}
+
+/** Playwright's messages append a multi-line call log (which quotes the URL): keep the first line. */
+function firstLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split('\n')[0]!.trim();
 }
 
 function playwrightHandle(
@@ -49,6 +70,11 @@ function playwrightHandle(
   ffmpegPath: string | undefined,
   launched: LaunchedChromium | undefined,
   cdpEndpoint: string | undefined,
+  /**
+   * Over Playwright's own protocol the client rejects pending calls before it reports the disconnect, but it
+   * closes every context first: a context closing by itself is the earliest sign the connection is gone.
+   */
+  contextCloseMeansGone = false,
 ): BrowserHandle {
   const recordings = new RecordingSet();
   const listeners: Array<() => void> = [];
@@ -60,6 +86,10 @@ function playwrightHandle(
     for (const listener of listeners.splice(0)) listener();
   };
   browser.on('disconnected', onGone);
+  const onConnectionLost = () => {
+    onGone();
+    void browser.close().catch(() => undefined); // drops what is left of the connection, if anything
+  };
   void launched?.exited.then(onGone);
 
   return {
@@ -69,7 +99,8 @@ function playwrightHandle(
       if (disconnected) queueMicrotask(listener);
       else listeners.push(listener);
     },
-    newContext: (options) => openPlaywrightContext(browser, options, recordings, ffmpegPath),
+    newContext: (options) =>
+      openPlaywrightContext(browser, options, recordings, ffmpegPath, contextCloseMeansGone ? onConnectionLost : undefined),
     async close() {
       if (!launched) {
         await browser.close(); // remote: our contexts go, the browser stays

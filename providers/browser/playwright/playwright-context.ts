@@ -11,6 +11,8 @@ export async function openPlaywrightContext(
   options: ContextOptions,
   recordings: RecordingSet,
   ffmpegPath: string | undefined,
+  /** Called when the context closes without `close()` being asked (its browser went away). */
+  onClosedUnasked?: () => void,
 ): Promise<ContextHandle> {
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
   const context = await browser.newContext({
@@ -18,9 +20,12 @@ export async function openPlaywrightContext(
     userAgent: options.userAgent,
     proxy: options.proxy,
   });
+  let closeAsked = false;
+  if (onClosedUnasked) context.on('close', () => { if (!closeAsked) onClosedUnasked(); });
   try {
     if (options.cookies?.length) await context.addCookies(options.cookies.map(toPlaywrightCookie));
   } catch (error) {
+    closeAsked = true;
     await context.close().catch(() => undefined);
     throw error;
   }
@@ -44,6 +49,7 @@ export async function openPlaywrightContext(
         return { videoPath };
       } finally {
         recordings.delete(recording);
+        closeAsked = true;
         await context.close();
       }
     },

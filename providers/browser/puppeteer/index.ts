@@ -11,9 +11,10 @@ const engine = () => import('./puppeteer-browser.js');
 
 /** The browser engine over Puppeteer. */
 export function createPuppeteerDriver(options: PuppeteerDriverOptions = {}): BrowserDriver {
+  const remoteContexts = new Set<string>();
   return {
     id: 'puppeteer',
-    launch: async (launchOptions) => (await engine()).launchPuppeteer(launchOptions, options.ffmpegPath),
+    launch: async (launchOptions) => (await engine()).launchPuppeteer(launchOptions, options.ffmpegPath, remoteContexts),
     installedExecutablePath: async () => (await engine()).installedPuppeteerChromium(),
   };
 }

@@ -5,19 +5,21 @@ import { RecordingSet } from '../shared/context-recording.js';
 import { launchChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPuppeteerContext } from './puppeteer-context.js';
 
-/** Launches Chromium and connects Puppeteer to it, or connects to a remote browser's DevTools endpoint. */
-export async function launchPuppeteer(options: BrowserLaunchOptions, ffmpegPath: string | undefined): Promise<BrowserHandle> {
+/**
+ * Launches Chromium and connects Puppeteer to it, or connects to a remote browser's DevTools endpoint.
+ * `remoteContexts` holds the ids of contexts made on a remote browser and not closed yet: after a dropped
+ * connection they outlive it there (Puppeteer does not ask Chromium to dispose of them), so reconnecting
+ * closes them.
+ */
+export async function launchPuppeteer(
+  options: BrowserLaunchOptions,
+  ffmpegPath: string | undefined,
+  remoteContexts: Set<string> = new Set(),
+): Promise<BrowserHandle> {
   if (options.wsEndpoint) {
-    const endpoint = options.wsEndpoint;
-    const browser = await withTimeout(
-      puppeteer.connect({
-        ...(/^https?:/.test(endpoint) ? { browserURL: endpoint } : { browserWSEndpoint: endpoint }),
-        defaultViewport: null,
-      }),
-      options.timeoutMs,
-      `connecting to ${endpoint}`,
-    );
-    return puppeteerHandle(browser, ffmpegPath, undefined);
+    const browser = await connectRemote(options.wsEndpoint, options.timeoutMs);
+    await closeOrphans(browser, remoteContexts);
+    return puppeteerHandle(browser, ffmpegPath, undefined, remoteContexts);
   }
   const launched = await launchChromium(options);
   try {
@@ -43,7 +45,63 @@ export function installedPuppeteerChromium(): string | undefined {
   }
 }
 
-function puppeteerHandle(browser: Browser, ffmpegPath: string | undefined, launched: LaunchedChromium | undefined): BrowserHandle {
+/** Errors never quote the endpoint: it may carry a token (the kernel logs it redacted). */
+async function connectRemote(endpoint: string, timeoutMs: number): Promise<Browser> {
+  try {
+    return await withTimeout(
+      puppeteer.connect({
+        ...(/^https?:/.test(endpoint) ? { browserURL: endpoint } : { browserWSEndpoint: endpoint }),
+        defaultViewport: null,
+      }),
+      timeoutMs,
+      'connecting to the remote browser',
+    );
+  } catch (error) {
+    if (/^wss?:/.test(endpoint) && !isUnreachable(error) && (await answersAsPlaywrightServer(endpoint))) {
+      throw Object.assign(new Error(PLAYWRIGHT_SERVER), { retryable: false });
+    }
+    throw new Error(`connecting over the DevTools protocol failed: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+  }
+}
+
+const PLAYWRIGHT_SERVER = 'it answers as a Playwright browser server (chromium.launchServer, or a grid\'s Playwright ' +
+  'endpoint), whose protocol only Playwright speaks; Puppeteer needs a Chromium DevTools endpoint. Set BROWSER_ENGINE=playwright, ' +
+  'or point BROWSER_WS_ENDPOINT at a DevTools endpoint (http://host:9222 or ws://host:9222/devtools/browser/<id>)';
+
+function isUnreachable(error: unknown): boolean {
+  return /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|EAI_AGAIN|Timed out/.test(String((error as Error)?.message ?? error));
+}
+
+/** A DevTools endpoint answers JSON at /json/version; a Playwright server answers plain text there. */
+async function answersAsPlaywrightServer(endpoint: string): Promise<boolean> {
+  try {
+    const url = new URL('/json/version', endpoint.replace(/^ws/, 'http'));
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    const body = await response.text();
+    try {
+      JSON.parse(body);
+      return false;
+    } catch {
+      return response.ok;
+    }
+  } catch {
+    return false;
+  }
+}
+
+async function closeOrphans(browser: Browser, remoteContexts: Set<string>): Promise<void> {
+  if (remoteContexts.size === 0) return;
+  const orphans = browser.browserContexts().filter((context) => context.id !== undefined && remoteContexts.has(context.id));
+  await Promise.all(orphans.map((context) => context.close().catch(() => undefined)));
+  remoteContexts.clear();
+}
+
+function puppeteerHandle(
+  browser: Browser,
+  ffmpegPath: string | undefined,
+  launched: LaunchedChromium | undefined,
+  remoteContexts?: Set<string>,
+): BrowserHandle {
   const recordings = new RecordingSet();
   const listeners: Array<() => void> = [];
   let disconnected = false;
@@ -64,7 +122,7 @@ function puppeteerHandle(browser: Browser, ffmpegPath: string | undefined, launc
       if (disconnected) queueMicrotask(listener);
       else listeners.push(listener);
     },
-    newContext: (options) => openPuppeteerContext(browser, options, recordings, ffmpegPath),
+    newContext: (options) => openPuppeteerContext(browser, options, recordings, ffmpegPath, remoteContexts),
     async close() {
       if (!launched) {
         await browser.disconnect(); // remote: the browser is not ours to close

@@ -13,16 +13,20 @@ export async function openPuppeteerContext(
   options: ContextOptions,
   recordings: RecordingSet,
   ffmpegPath: string | undefined,
+  /** Ids of open contexts on a remote browser (see launchPuppeteer): added here, removed once closed. */
+  remoteContexts?: Set<string>,
 ): Promise<ContextHandle> {
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
   const context = await browser.createBrowserContext(
     // Chromium never proxies loopback unless told: proxy everything, as Playwright does.
     options.proxy ? { proxyServer: options.proxy.server, proxyBypassList: ['<-loopback>'] } : {},
   );
+  const id = context.id;
+  if (id !== undefined) remoteContexts?.add(id);
   try {
     if (options.cookies?.length) await context.setCookie(...options.cookies.map(toPuppeteerCookie));
   } catch (error) {
-    await context.close().catch(() => undefined);
+    await context.close().then(() => { if (id !== undefined) remoteContexts?.delete(id); }, () => undefined);
     throw error;
   }
   const recording = new ContextRecording(options.recordVideoDir, ffmpegPath, viewport);
@@ -53,6 +57,7 @@ export async function openPuppeteerContext(
       } finally {
         recordings.delete(recording);
         await context.close();
+        if (id !== undefined) remoteContexts?.delete(id);
       }
     },
   };
