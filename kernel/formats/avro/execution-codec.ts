@@ -1,0 +1,84 @@
+import type { ExecutionLogLine, ExecutionRecord, ExecutionResult } from '../../contracts/records.js';
+import {
+  assignPresent, extraJson, intOrNull, jsonOrNull, longOrNull, parseObject, text, textOrNull,
+} from './json-text.js';
+
+/** An execution as the latest schema (execution-v2.ts) holds it: Avro's null stands for an absent field. */
+export interface ExecutionAvro {
+  executionId: string;
+  taskId: string;
+  taskName: string;
+  status: string;
+  trigger: string;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number;
+  result: {
+    dataJson: string | null;
+    finalUrl: string | null;
+    title: string | null;
+    captures: string[] | null;
+    error: { message: string; actionIndex: number | null } | null;
+    extraJson: string | null;
+  };
+  logs: Array<{ at: string; level: string; message: string; actionIndex: number | null }>;
+  extraJson: string | null;
+}
+
+const EXECUTION_FIELDS = new Set(['executionId', 'taskId', 'taskName', 'status', 'trigger', 'startedAt', 'finishedAt', 'durationMs', 'result', 'logs']);
+const RESULT_FIELDS = new Set(['data', 'finalUrl', 'title', 'captures', 'error']);
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The record as a value of the latest Execution schema. Never throws on a record of odd shape. */
+export function executionToAvro(record: ExecutionRecord): ExecutionAvro {
+  const result: ExecutionResult = isObject(record.result) ? record.result : {};
+  const error = isObject(result.error) ? result.error : undefined;
+  return {
+    executionId: text(record.executionId),
+    taskId: text(record.taskId),
+    taskName: text(record.taskName),
+    status: text(record.status),
+    trigger: text(record.trigger),
+    startedAt: text(record.startedAt),
+    finishedAt: textOrNull(record.finishedAt),
+    durationMs: longOrNull(record.durationMs) ?? 0,
+    result: {
+      dataJson: jsonOrNull(result.data),
+      finalUrl: textOrNull(result.finalUrl),
+      title: textOrNull(result.title),
+      captures: Array.isArray(result.captures) ? result.captures.map(text) : null,
+      error: error ? { message: text(error.message), actionIndex: intOrNull(error.actionIndex) } : null,
+      extraJson: extraJson(result, RESULT_FIELDS),
+    },
+    logs: (Array.isArray(record.logs) ? record.logs : []).map((line) => ({
+      at: text(line?.at),
+      level: text(line?.level),
+      message: text(line?.message),
+      actionIndex: intOrNull(line?.actionIndex),
+    })),
+    extraJson: extraJson(record, EXECUTION_FIELDS),
+  };
+}
+
+/** The record a value of the latest Execution schema stands for (the inverse of `executionToAvro`). */
+export function executionFromAvro(value: ExecutionAvro): ExecutionRecord {
+  const { dataJson, error, extraJson: resultExtra, ...resultFields } = value.result;
+  const result: ExecutionResult = assignPresent({ ...parseObject(resultExtra) }, resultFields);
+  if (dataJson !== null) result.data = JSON.parse(dataJson);
+  if (error) result.error = assignPresent({ message: error.message }, { actionIndex: error.actionIndex });
+  const record: ExecutionRecord = {
+    ...parseObject(value.extraJson),
+    executionId: value.executionId,
+    taskId: value.taskId,
+    taskName: value.taskName,
+    status: value.status as ExecutionRecord['status'],
+    trigger: value.trigger as ExecutionRecord['trigger'],
+    startedAt: value.startedAt,
+    durationMs: value.durationMs,
+    result,
+    logs: value.logs.map((line) => assignPresent({ at: line.at, level: line.level, message: line.message } as ExecutionLogLine, { actionIndex: line.actionIndex })),
+  };
+  if (value.finishedAt !== null) record.finishedAt = value.finishedAt;
+  return record;
+}
