@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `taskloom` starts the service from the compiled build (`npm run build` makes dist/).
+// `taskloom [command]` runs the compiled CLI (`npm run build` makes dist/); without a command it starts the service.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const main = new URL('../dist/kernel/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(main))) {
+const cli = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('taskloom is not built yet: run `npm run build` first (or `npm start`)\n');
   process.exit(1);
 }
-await import(main.href);
+const { cliMain } = await import(cli.href);
+await cliMain(process.argv.slice(2));

@@ -1,11 +1,17 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
 import { createService } from './server.js';
 
-/** Start-up: config -> registry -> providers -> plugins -> listen; graceful shutdown on signals. */
-async function main(): Promise<void> {
+/**
+ * Start-up: config -> registry -> providers -> plugins -> listen; graceful shutdown on signals. Resolves once
+ * listening; exits the process on a bad configuration and at shutdown. Runs when this file is the entry point
+ * (`node dist/kernel/main.js`); `taskloom serve` imports and calls it.
+ */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -38,7 +44,21 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
 }
 
-main().catch((error: unknown) => {
+/** The one line and exit code of a start-up that failed past the configuration (a port in use, a bad module). */
+export function reportStartFailure(error: unknown): never {
   process.stderr.write(`taskloom failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
-});
+}
+
+/** True when node was started on this file, false when it is imported. Links resolved (npm's bin links). */
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) main().catch(reportStartFailure);

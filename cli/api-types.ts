@@ -1,0 +1,44 @@
+// The shapes of the service's answers the CLI reads (README "API overview", "Executions and captures").
+
+/** An entry of `GET /api/tasks/list`. */
+export interface TaskEntry {
+  id: string;
+  name: string;
+  description?: string;
+  url: string;
+  mode: string;
+  updatedAt: string;
+  actionCount?: number;
+}
+
+/** A task of `GET /api/tasks` (the whole configuration, without versions). */
+export interface TaskDetail extends TaskEntry {
+  variables?: Record<string, unknown>;
+}
+
+/** An entry of `GET /api/executions/list`. */
+export interface ExecutionSummary {
+  executionId: string;
+  taskId: string;
+  taskName: string;
+  status: string;
+  trigger: string;
+  startedAt: string;
+  durationMs: number;
+}
+
+export interface LogLine {
+  at: string;
+  level: string;
+  message: string;
+  actionIndex?: number;
+}
+
+/** What `POST /api/tasks/{id}/api` answers once the run ended. */
+export interface RunAnswer {
+  executionId: string;
+  taskId: string;
+  status: string;
+  durationMs: number;
+  result: Record<string, unknown>;
+}

@@ -1,0 +1,42 @@
+import { createApiClient } from '../api-client.js';
+import type { ExecutionSummary } from '../api-types.js';
+import type { CliCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { CONNECTION_HELP, connectionFrom, connectionOptions, integerOption, parseOptions } from '../options.js';
+import { formatDuration, formatTable } from '../table.js';
+
+export const command: CliCommand = {
+  path: ['executions', 'list'],
+  summary: 'List executions (runs), newest first',
+  help: `Usage: taskloom executions list [--task <id>] [--status <status>] [--limit <n>] [--json]
+
+Lists executions, newest first: id, task, status, trigger, start, duration.
+
+Options:
+  --task <id>        only this task's
+  --status <status>  only these: queued, running, success, error, timeout, cancelled, interrupted
+  --limit <n>        at most n (1 to 1000, default 50)
+  --json             print the list as JSON (the entries of GET /api/executions/list)
+
+${CONNECTION_HELP}`,
+
+  async run(args, io) {
+    const { values } = parseOptions(args, {
+      ...connectionOptions, task: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' },
+    });
+    const limit = integerOption('limit', values.limit, 1, 1000);
+    const client = createApiClient(connectionFrom(values, io.env));
+    const { executions } = await client.json<{ executions: ExecutionSummary[] }>('GET', '/api/executions/list', {
+      query: { taskId: values.task, status: values.status, limit },
+    });
+    if (values.json) io.stdout.write(`${JSON.stringify(executions, null, 2)}\n`);
+    else if (executions.length === 0) io.stderr.write('no executions\n');
+    else {
+      io.stdout.write(formatTable(
+        ['id', 'task', 'status', 'trigger', 'started', 'duration'],
+        executions.map((e) => [e.executionId, e.taskName || e.taskId, e.status, e.trigger, e.startedAt, formatDuration(e.durationMs)]),
+      ));
+    }
+    return ExitCode.ok;
+  },
+};

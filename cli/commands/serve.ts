@@ -1,0 +1,29 @@
+import type { CliCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { parseOptions } from '../options.js';
+
+export const command: CliCommand = {
+  path: ['serve'],
+  summary: 'Start the service (what `taskloom` alone does)',
+  help: `Usage: taskloom serve [--port <n>] [--host <address>] [--data-dir <dir>]
+
+Starts the service in this process, configured from the environment (PORT, HOST, DATA_DIR, STORAGE, ... as
+in the README's Configuration table); it runs until SIGINT or SIGTERM, then shuts down gracefully.
+
+Options:
+  --port <n>         listen on this port (overrides PORT; default 11345)
+  --host <address>   listen on this address (overrides HOST; default 127.0.0.1)
+  --data-dir <dir>   keep state here (overrides DATA_DIR; default ./data)`,
+
+  async run(args, io) {
+    const { values } = parseOptions(args, { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' } });
+    const env = { ...io.env };
+    if (values.port !== undefined) env.PORT = values.port;
+    if (values.host !== undefined) env.HOST = values.host;
+    if (values['data-dir'] !== undefined) env.DATA_DIR = values['data-dir'];
+    // Loaded here, not at the top: the other commands should not pay for loading the service.
+    const { main, reportStartFailure } = await import('../../kernel/main.js');
+    await main(env).catch(reportStartFailure);
+    return ExitCode.ok; // listening: the process lives on until a signal stops it
+  },
+};
