@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors, TaskloomError } from '../errors.js';
+import { errorBody } from './error-body.js';
 
-/** The one place that turns errors into `{ error, details }`. Never a stack trace. */
+/** The one place that turns errors into `{ error, details, requestId }`. Never a stack trace. */
 export function toTaskloomError(error: FastifyError | Error, request: FastifyRequest): TaskloomError {
   if (error instanceof TaskloomError) return error;
   const fastifyError = error as FastifyError;
@@ -34,17 +35,25 @@ export function toTaskloomError(error: FastifyError | Error, request: FastifyReq
   return Errors.INTERNAL_ERROR({ requestId: request.id });
 }
 
+/**
+ * Serialised here rather than by the route's response schema, so a route whose error schema lacks a field
+ * (`requestId`) cannot drop it; the schemas still document the body (kernel/http/error-body.ts).
+ */
+function sendError(reply: FastifyReply, status: number, body: ReturnType<typeof errorBody>): FastifyReply {
+  return reply.status(status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+}
+
 async function errorHandler(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = toTaskloomError(error, request);
     if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.debug({ code: mapped.code }, mapped.message);
-    void reply.status(mapped.statusCode).send({ error: mapped.code, details: mapped.message });
+    void sendError(reply, mapped.statusCode, errorBody(mapped.code, mapped.message, request.id));
   });
 
   app.setNotFoundHandler((request, reply) => {
     const error = Errors.NOT_FOUND({ method: request.method, url: request.url.split('?')[0] });
-    void reply.status(404).send({ error: error.code, details: error.message });
+    void sendError(reply, 404, errorBody(error.code, error.message, request.id));
   });
 }
 

@@ -26,4 +26,4 @@ export const SelectorAnswer = Type.Object({
   selector: Type.String({ description: 'a CSS selector that matched an element of the captured page' }),
 });
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';
 export const Success = Type.Object({ success: Type.Boolean() });
 
 export const User = Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), email: Type.String() });

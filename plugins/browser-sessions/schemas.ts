@@ -17,4 +17,4 @@ export const OpenAnswer = Type.Object({
 
 export const CloseBody = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 export const Success = Type.Object({ success: Type.Boolean() });
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';

@@ -53,5 +53,5 @@ export const CredentialParams = Type.Object({ id: Id });
 /** `databaseId` is checked by hand: a non-number must answer INVALID_DATABASE_ID, not VALIDATION_ERROR. */
 export const DatabaseParams = Type.Object({ id: Id, databaseId: Type.String({ maxLength: 200 }) });
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';
 export const Success = Type.Object({ success: Type.Boolean() });

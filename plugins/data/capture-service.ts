@@ -31,6 +31,8 @@ export interface CaptureService extends Captures {
   open(name: string): Promise<OpenedCapture | undefined>;
   /** Removes temporary files a crash left behind; resolves to how many. */
   sweep(): Promise<number>;
+  /** Removes every capture last changed before `ms` (epoch ms); resolves to how many (retention). */
+  removeModifiedBefore(ms: number): Promise<number>;
 }
 
 export async function createCaptureService(dataDir: string, logger: Logger): Promise<CaptureService> {
@@ -222,6 +224,15 @@ export async function createCaptureService(dataDir: string, logger: Logger): Pro
         return undefined;
       }
       return { stream: handle.createReadStream(), size: stat.size, contentType: CONTENT_TYPES[ext] };
+    },
+
+    async removeModifiedBefore(ms) {
+      let removed = 0;
+      for (const [name] of await names()) {
+        const stat = await fsp.lstat(fileOf(name)).catch(() => undefined);
+        if (stat?.isFile() && stat.mtimeMs < ms && (await unlink(name))) removed += 1;
+      }
+      return removed;
     },
 
     async sweep() {

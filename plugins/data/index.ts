@@ -22,6 +22,13 @@ async function data(app: FastifyInstance, options: { prefix?: string }): Promise
   const swept = await service.sweep();
   if (swept > 0) log.info({ swept }, 'removed temporary capture files left by an earlier stop');
   await app.register(captures, { service });
+  // Executions pruned by retention take their captures along (files by age too: another instance may have
+  // removed the records).
+  app.services.executionRemoval.onRemoved(async ({ executionIds, startedBefore }) => {
+    const byId = await service.removeForExecutions(executionIds);
+    const byAge = startedBefore === undefined ? 0 : await service.removeModifiedBefore(Date.parse(startedBefore));
+    if (byId + byAge > 0) log.info({ captures: byId + byAge }, 'removed the capture files of pruned executions');
+  });
   await app.register(dataRoutes, {
     prefix: options.prefix || PREFIX, captures: service, cookies: createCookieService(storage.settings),
   });

@@ -38,5 +38,5 @@ export const DomainParams = Type.Object({
   domain: Type.String({ minLength: 1, maxLength: 255, description: 'a leading dot is ignored; subdomains keep their cookies' }),
 });
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';
 export const Success = Type.Object({ success: Type.Boolean() });

@@ -60,5 +60,5 @@ export const Execution = Type.Object({
 export const ExecutionSummary = Type.Object(summaryFields, { additionalProperties: false });
 export const ExecutionSummaries = Type.Object({ executions: Type.Array(ExecutionSummary) });
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';
 export const Success = Type.Object({ success: Type.Boolean() });

@@ -10,4 +10,4 @@ export const VncPasswordBody = Type.Object({
   password: Type.String({ description: 'the VNC password of the headful session (generated once, kept in the store)' }),
 });
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';

@@ -23,4 +23,4 @@ export const HighlightAnswer = Type.Object({
 });
 export type HighlightAnswerValue = Static<typeof HighlightAnswer>;
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';

@@ -18,7 +18,7 @@ async function openapi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'taskloom',
         version: '1',
-        description: `Self-hosted browser automation.\n\nEvery error body is \`{ error, details }\`. Codes:\n\n| status | error |\n|---|---|\n${errorCodes()}`,
+        description: `Self-hosted browser automation.\n\nEvery error body is \`{ error, details, requestId }\`; \`requestId\` is also the \`X-Request-Id\` response header. Codes:\n\n| status | error |\n|---|---|\n${errorCodes()}`,
       },
       components: {
         securitySchemes: {

@@ -33,4 +33,4 @@ export const RunAnswer = Type.Object({
 });
 
 export const Cancelled = Type.Object({ success: Type.Boolean(), status: Type.String() });
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';

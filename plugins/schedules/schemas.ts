@@ -78,5 +78,5 @@ export const StatusAll = Type.Object({
 });
 
 export const TaskParams = Type.Object({ taskId: Type.String({ minLength: 1, maxLength: 200 }) });
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';
 export const Success = Type.Object({ success: Type.Boolean() });

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';
 
 export const ROTATION_MODES = ['round-robin', 'random'] as const;
 export const SELECTOR_FINDERS = ['highlight', 'ai'] as const;

@@ -156,6 +156,6 @@ export const SaveQuery = Type.Object({
   version: Type.Optional(Type.Boolean({ description: 'save a snapshot of the task it overwrites' })),
 });
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';
 export const Success = Type.Object({ success: Type.Boolean() });
 export const Touched = Type.Object({ success: Type.Boolean(), updatedAt: Timestamp });

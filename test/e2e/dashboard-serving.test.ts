@@ -66,7 +66,7 @@ describe('serving the built dashboard', { skip }, () => {
   it('keeps the JSON 404 for unknown API paths', async () => {
     const known = await svc.request('GET', '/api/nope/nothing', { cookie });
     assert.equal(known.status, 404);
-    assert.deepEqual(known.body, { error: 'NOT_FOUND', details: 'Route GET /api/nope/nothing not found' });
+    assert.deepEqual(known.body, { error: 'NOT_FOUND', details: 'Route GET /api/nope/nothing not found', requestId: known.headers.get('x-request-id') });
     assert.equal((await svc.request('GET', '/api', { cookie })).body.error, 'NOT_FOUND');
     assert.equal((await svc.request('POST', '/api/nope', { cookie, body: {} })).status, 404);
     assert.equal((await svc.request('GET', '/api/nope')).body.error, 'NOT_FOUND');

@@ -48,7 +48,7 @@ describe('auth: sessions', () => {
     for (const body of [{ email: ADMIN.email, password: 'wrong password' }, { email: 'nobody@example.com', password: 'x' }]) {
       const res = await svc.request('POST', '/api/auth/login', { body });
       assert.equal(res.status, 401);
-      assert.deepEqual(Object.keys(res.body).sort(), ['details', 'error']);
+      assert.deepEqual(Object.keys(res.body).sort(), ['details', 'error', 'requestId']);
       assert.equal(res.body.error, 'INVALID_CREDENTIALS');
     }
   });

@@ -1,0 +1,93 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Runs holding a slot and runs waiting for one, as the runs plugin's queue counts them. */
+export interface RunCounts {
+  running: number;
+  queued: number;
+}
+
+/** One HTTP request as the latency histogram labels it. */
+export interface HttpRequestSample {
+  method: string;
+  /** The route pattern (`/api/tasks/:id`), never the raw URL: ids would make a series each. */
+  route: string;
+  statusCode: number;
+  seconds: number;
+}
+
+/**
+ * The service's Prometheus instruments (`services.metrics`). Each service has its own registry, so several
+ * services in one process (the tests) never share a series. Plugins report through these methods; gauges
+ * read their sources when scraped, so a number is never stale or double-counted.
+ */
+export interface Metrics {
+  /** A run reached its final status; `seconds` only when it started (one cancelled in the queue never ran). */
+  runFinished(status: string, seconds?: number): void;
+  /** Where the queued and running gauges read from (the runs plugin's queue); a later call replaces it. */
+  observeRuns(source: () => RunCounts): void;
+  /** Adds a source of open browser contexts; the gauge is their sum. Returns a function that removes it. */
+  observeBrowserContexts(source: () => number): () => void;
+  httpRequest(sample: HttpRequestSample): void;
+  /** The text exposition format and its content type. */
+  scrape(): Promise<{ contentType: string; body: string }>;
+}
+
+/** Final statuses, pre-set to 0 so `rate()` sees each series from the first scrape. */
+const FINAL_STATUSES = ['success', 'error', 'timeout', 'cancelled', 'interrupted'];
+/** Runs last from well under a second (scrape mode) to the 120 s default timeout and beyond. */
+const RUN_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+
+  let runCounts: () => RunCounts = () => ({ running: 0, queued: 0 });
+  const contextSources = new Set<() => number>();
+
+  const runsTotal = new Counter({
+    name: 'taskloom_runs_total', help: 'Runs that ended, by final status.', labelNames: ['status'] as const, registers,
+  });
+  for (const status of FINAL_STATUSES) runsTotal.inc({ status }, 0);
+  const runDuration = new Histogram({
+    name: 'taskloom_run_duration_seconds', help: 'How long runs took from their start (after the queue) to their end.',
+    labelNames: ['status'] as const, buckets: RUN_BUCKETS, registers,
+  });
+  new Gauge({
+    name: 'taskloom_runs_queued', help: 'Runs waiting for a slot (MAX_CONCURRENT_RUNS).', registers,
+    collect() { this.set(runCounts().queued); },
+  });
+  new Gauge({
+    name: 'taskloom_runs_running', help: 'Runs holding a slot.', registers,
+    collect() { this.set(runCounts().running); },
+  });
+  new Gauge({
+    name: 'taskloom_browser_contexts_open', help: 'Browser contexts opened and not yet closed.', registers,
+    collect() { this.set([...contextSources].reduce((sum, source) => sum + source(), 0)); },
+  });
+  const httpDuration = new Histogram({
+    name: 'taskloom_http_request_duration_seconds', help: 'HTTP request latency by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status_code'] as const, buckets: HTTP_BUCKETS, registers,
+  });
+
+  return {
+    runFinished(status, seconds) {
+      runsTotal.inc({ status });
+      if (seconds !== undefined) runDuration.observe({ status }, seconds);
+    },
+    observeRuns(source) {
+      runCounts = source;
+    },
+    observeBrowserContexts(source) {
+      contextSources.add(source);
+      return () => { contextSources.delete(source); };
+    },
+    httpRequest({ method, route, statusCode, seconds }) {
+      httpDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
+    },
+    async scrape() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}

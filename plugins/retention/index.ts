@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { definePlugin } from '../../kernel/registry.js';
+import { retentionRoutes } from './routes.js';
+import { createRetention } from './service.js';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Prunes executions (and their captures) older than the retention: once the service is ready, then hourly.
+ * A failed prune is logged and tried again at the next hour; it never stops the service.
+ */
+async function retention(app: FastifyInstance): Promise<void> {
+  const { storage, config, executionRemoval, logger } = app.services;
+  const log = logger.child({ plugin: 'retention' });
+  const service = createRetention({
+    executions: storage.executions, settings: storage.settings, removal: executionRemoval, logger: log, envDays: config.retentionDays,
+  });
+  const prune = async () => {
+    try {
+      await service.prune();
+    } catch (error) {
+      log.error({ err: error }, 'pruning old executions failed; trying again in an hour');
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    const { days, source } = await service.policy().catch(() => ({ days: config.retentionDays, source: 'environment' }));
+    log.info({ days, source }, days === 0 ? 'executions are kept forever' : `executions are kept for ${days} days`);
+    await prune();
+    timer = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+  });
+  await app.register(retentionRoutes, { retention: service });
+}
+
+/** `GET/POST /api/settings/retention` and the pruning of old executions. */
+export const retentionPlugin = definePlugin({ name: 'retention', prefix: '/api/settings', plugin: retention });
