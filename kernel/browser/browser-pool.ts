@@ -84,6 +84,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     configuredPath: config.browserExecutablePath,
     enginePath: config.browserExecutablePath ? undefined : await driver.installedExecutablePath?.(),
     searchPath: options.searchPath,
+    headless: options.headless ?? true,
   });
   const warm = new WarmBrowser(driver, async () => ({
     executablePath: config.browserWsEndpoint ? undefined : await findChromium(),

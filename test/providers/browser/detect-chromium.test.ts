@@ -43,6 +43,16 @@ describe('Chromium detection', () => {
     assert.equal(detectChromium({ searchPath: bin }), chromiumBrowser);
   });
 
+  it('prefers a headless shell for headless use only, and falls back to the full browser', async () => {
+    const full = path.join(bin, 'chromium-browser');
+    const shell = await fake('chromium-headless-shell');
+    assert.equal(detectChromium({ searchPath: bin, headless: true }), shell);
+    assert.equal(detectChromium({ searchPath: bin, headless: false }), full);
+    assert.equal(detectChromium({ searchPath: bin }), full);
+    await rm(shell);
+    assert.equal(detectChromium({ searchPath: bin, headless: true }), full);
+  });
+
   it('tells the operator what to do when there is none', () => {
     assert.throws(() => detectChromium({ searchPath: path.join(dir, 'empty') }), {
       name: 'ChromiumNotFoundError',
