@@ -1,8 +1,9 @@
 import type { Collection } from 'mongodb';
 import type { DocumentStore } from '../../../kernel/contracts/storage.js';
+import { assertKeyed, encode } from '../shared/json-document.js';
 import { collectionOf, type MongoContext } from './context.js';
 import { KeyedLock } from './keyed-lock.js';
-import { assertKeyed, encode, type Stored } from './stored.js';
+import type { Stored } from './stored.js';
 import { casUpdate, putStored } from './writes.js';
 
 /**

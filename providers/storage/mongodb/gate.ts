@@ -1,4 +1,5 @@
 import { Errors, TaskloomError } from '../../../kernel/errors.js';
+import { ClosingGate } from '../shared/closing-gate.js';
 import { scrub } from './mongo-url.js';
 
 /** Driver errors that mean "cannot reach or log in to the server", not "bad operation". */
@@ -25,36 +26,21 @@ export function isConnectionError(error: unknown): boolean {
  * error (a throwing `change`, a bad argument) passes unchanged.
  */
 export class Gate {
-  private readonly pending = new Set<Promise<unknown>>();
-  private closing: Promise<void> | undefined;
+  private readonly calls: ClosingGate;
 
   constructor(
     readonly target: string,
     private readonly secrets: string[],
-  ) {}
+  ) {
+    this.calls = new ClosingGate(`the mongodb store at ${target}`, (error) => this.translate(error));
+  }
 
   run<R>(work: () => Promise<R>): Promise<R> {
-    if (this.closing) return Promise.reject(Errors.STORAGE_UNAVAILABLE({ reason: `the mongodb store at ${this.target} is closed` }));
-    let running: Promise<R>;
-    try {
-      running = work().catch((error: unknown) => {
-        throw this.translate(error);
-      });
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const forget = (): void => void this.pending.delete(running);
-    this.pending.add(running);
-    running.then(forget, forget);
-    return running;
+    return this.calls.run(work);
   }
 
   close(end: () => Promise<void>): Promise<void> {
-    this.closing ??= (async () => {
-      await Promise.allSettled([...this.pending]);
-      await end();
-    })();
-    return this.closing;
+    return this.calls.close(end);
   }
 
   scrub(text: string): string {

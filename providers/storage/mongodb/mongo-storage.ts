@@ -3,6 +3,7 @@ import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import type { CredentialRecord, TaskRecord } from '../../../kernel/contracts/records.js';
 import { Errors } from '../../../kernel/errors.js';
+import { answerWithin } from '../shared/answer-within.js';
 import { MongoClaimStore } from './claim-store.js';
 import type { MongoContext } from './context.js';
 import { MongoDocuments } from './document-collection.js';
@@ -69,20 +70,10 @@ export class MongoStorage implements StorageProvider {
     this.claims = new MongoClaimStore(ctx);
   }
 
-  async check(): Promise<void> {
+  check(): Promise<void> {
     const timeoutMs = this.options.checkTimeoutMs ?? 3000;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const reason = `MongoDB at ${this.gate.target} did not answer ping within ${timeoutMs} ms: check the server and the network`;
-        reject(Errors.STORAGE_UNAVAILABLE({ reason }, { retryable: true }));
-      }, timeoutMs);
-    });
-    try {
-      await Promise.race([this.gate.run(() => this.db.command({ ping: 1 })), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const late = `MongoDB at ${this.gate.target} did not answer ping within ${timeoutMs} ms: check the server and the network`;
+    return answerWithin(() => this.gate.run(() => this.db.command({ ping: 1 })), timeoutMs, late);
   }
 
   /** Waits for the calls already started, then closes the client. */

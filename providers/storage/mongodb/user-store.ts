@@ -1,9 +1,14 @@
 import type { Collection } from 'mongodb';
 import type { UserRecord } from '../../../kernel/contracts/records.js';
 import type { UserStore } from '../../../kernel/contracts/storage.js';
+import { assertKeyed, encode } from '../shared/json-document.js';
+import { emailLowerOf, explainEmailTaken, explainEmailTakenOnUpdate } from '../shared/user-email.js';
 import type { MongoContext } from './context.js';
 import { MongoDocuments } from './document-collection.js';
-import { assertKeyed, encode, isDuplicateKey } from './stored.js';
+import { isDuplicateKey } from './stored.js';
+
+/** What `emailLower` holds beside each user (read by the index tests). */
+export { emailLowerOf };
 
 /** The singleton that makes insertFirst single: `{ _id: 'first-user', userId, atMs }` in `guards`. */
 interface Guard {
@@ -16,13 +21,6 @@ const GUARD_ID = 'first-user';
 /** A guard this old whose user does not exist (its insert died, or the user was deleted) may be taken over. */
 export const GUARD_STALE_MS = 30_000;
 
-export const emailLowerOf = (user: UserRecord): string | null => (typeof user.email === 'string' ? user.email.toLowerCase() : null);
-
-function explain(error: unknown, user: UserRecord): unknown {
-  if (!isDuplicateKey(error)) return error;
-  return new TypeError(`users: another user already has the email ${String(user.email)} (emails are unique, ignoring case)`, { cause: error });
-}
-
 export class MongoUserStore extends MongoDocuments<UserRecord> implements UserStore {
   private readonly guards: Collection<Guard>;
 
@@ -32,18 +30,11 @@ export class MongoUserStore extends MongoDocuments<UserRecord> implements UserSt
   }
 
   override put(user: UserRecord): Promise<UserRecord> {
-    return super.put(user).catch((error: unknown) => {
-      throw explain(error, user);
-    });
+    return explainEmailTaken(super.put(user), user, isDuplicateKey);
   }
 
   override update(id: string, change: (current: UserRecord) => UserRecord | undefined): Promise<UserRecord | undefined> {
-    let next: UserRecord | undefined;
-    return super
-      .update(id, (current) => (next = change(current)))
-      .catch((error: unknown) => {
-        throw next ? explain(error, next) : error;
-      });
+    return explainEmailTakenOnUpdate((changing) => super.update(id, changing), change, isDuplicateKey);
   }
 
   findByEmail(email: string): Promise<UserRecord | undefined> {
@@ -61,9 +52,7 @@ export class MongoUserStore extends MongoDocuments<UserRecord> implements UserSt
       if (await this.anyUser()) return false;
       if (!(await this.takeGuard(copy.id))) return false;
       if (await this.anyUser()) return false; // a plain put() got there first
-      await this.write(copy, json).catch((error: unknown) => {
-        throw explain(error, user);
-      });
+      await explainEmailTaken(this.write(copy, json), user, isDuplicateKey);
       return true;
     });
   }

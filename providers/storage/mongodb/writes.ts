@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
+import { checkChanged, encode } from '../shared/json-document.js';
 import { nextSeq, type Counter } from './sequence.js';
-import { checkChanged, encode, type Stored } from './stored.js';
+import type { Stored } from './stored.js';
 
 export interface CasUpdate<T> {
   collection: Collection<Stored>;

@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import { Errors, TaskloomError } from '../../../kernel/errors.js';
+import { answerWithin } from '../shared/answer-within.js';
+import { ClosingGate } from '../shared/closing-gate.js';
 import { describeTarget, scrub, scrubError } from './redact.js';
 
 /** What both a pool and a checked-out client can do. */
@@ -43,8 +45,7 @@ function messageOf(error: unknown): string {
 export class Database {
   readonly target: string;
   private readonly pool: pg.Pool;
-  private readonly pending = new Set<Promise<unknown>>();
-  private closing: Promise<void> | undefined;
+  private readonly calls: ClosingGate;
 
   constructor(private readonly options: DatabaseOptions) {
     const { url, schema } = options;
@@ -52,6 +53,7 @@ export class Database {
       throw new TypeError(`postgres: schema must be a lower-case SQL name (letters, digits, _), got ${JSON.stringify(schema)}`);
     }
     this.target = describeTarget(url);
+    this.calls = new ClosingGate(`the postgres store at ${this.target}`, (error) => this.translate(error));
     this.pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
@@ -70,19 +72,12 @@ export class Database {
   }
 
   get isClosed(): boolean {
-    return this.closing !== undefined;
+    return this.calls.isClosed;
   }
 
   /** Runs `work` unless closed; close() waits for it to settle. */
   run<R>(work: (pool: pg.Pool) => Promise<R>): Promise<R> {
-    if (this.closing) return Promise.reject(Errors.STORAGE_UNAVAILABLE({ reason: `the postgres store at ${this.target} is closed` }));
-    const running = work(this.pool).catch((error: unknown) => {
-      throw this.translate(error);
-    });
-    const forget = (): void => void this.pending.delete(running);
-    this.pending.add(running);
-    running.then(forget, forget);
-    return running;
+    return this.calls.run(() => work(this.pool));
   }
 
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
@@ -111,27 +106,13 @@ export class Database {
   }
 
   /** Resolves when `SELECT 1` answers within `timeoutMs`. */
-  async check(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const reason = `PostgreSQL at ${this.target} did not answer SELECT 1 within ${timeoutMs} ms: check the server and the network`;
-        reject(Errors.STORAGE_UNAVAILABLE({ reason }, { retryable: true }));
-      }, timeoutMs);
-    });
-    try {
-      await Promise.race([this.query('SELECT 1'), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+  check(timeoutMs: number): Promise<void> {
+    const late = `PostgreSQL at ${this.target} did not answer SELECT 1 within ${timeoutMs} ms: check the server and the network`;
+    return answerWithin(() => this.query('SELECT 1'), timeoutMs, late);
   }
 
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      await Promise.allSettled([...this.pending]);
-      await this.pool.end();
-    })();
-    return this.closing;
+    return this.calls.close(() => this.pool.end());
   }
 
   /** Connection failures become STORAGE_UNAVAILABLE; every other error (bad SQL, a throwing `change`) passes unchanged. */

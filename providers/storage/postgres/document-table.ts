@@ -1,6 +1,6 @@
 import type { DocumentStore } from '../../../kernel/contracts/storage.js';
+import { assertKeyed, checkChanged, encode } from '../shared/json-document.js';
 import type { Database, Queryable } from './database.js';
-import { assertKeyed, checkChanged, encode } from './json-doc.js';
 
 /** A column kept next to `doc`, copied from it on every write. */
 export interface Column<T> {

@@ -1,18 +1,14 @@
 import type { UserRecord } from '../../../kernel/contracts/records.js';
 import type { UserStore } from '../../../kernel/contracts/storage.js';
+import { assertKeyed } from '../shared/json-document.js';
+import { emailLowerOf, explainEmailTaken, explainEmailTakenOnUpdate } from '../shared/user-email.js';
 import type { Database } from './database.js';
 import { DocumentTable } from './document-table.js';
-import { assertKeyed } from './json-doc.js';
 
-export const emailLowerOf = (user: UserRecord): string | null => (typeof user.email === 'string' ? user.email.toLowerCase() : null);
-
-/** A unique-index violation on the email reads as what it is. */
-function explain(error: unknown, user: UserRecord): unknown {
+/** unique_violation (23505) on the index over email_lower. */
+function isEmailTaken(error: unknown): boolean {
   const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
-  if (code === '23505' && constraint === 'users_email_lower_idx') {
-    return new TypeError(`users: another user already has the email ${String(user.email)} (emails are unique, ignoring case)`, { cause: error });
-  }
-  return error;
+  return code === '23505' && constraint === 'users_email_lower_idx';
 }
 
 export class PgUserStore extends DocumentTable<UserRecord> implements UserStore {
@@ -20,21 +16,12 @@ export class PgUserStore extends DocumentTable<UserRecord> implements UserStore 
     super(db, 'users', [{ name: 'email_lower', of: emailLowerOf }]);
   }
 
-  override async put(user: UserRecord): Promise<UserRecord> {
-    try {
-      return await super.put(user);
-    } catch (error) {
-      throw explain(error, user);
-    }
+  override put(user: UserRecord): Promise<UserRecord> {
+    return explainEmailTaken(super.put(user), user, isEmailTaken);
   }
 
   override update(id: string, change: (current: UserRecord) => UserRecord | undefined): Promise<UserRecord | undefined> {
-    let next: UserRecord | undefined;
-    return super
-      .update(id, (current) => (next = change(current)))
-      .catch((error: unknown) => {
-        throw next ? explain(error, next) : error;
-      });
+    return explainEmailTakenOnUpdate((changing) => super.update(id, changing), change, isEmailTaken);
   }
 
   async findByEmail(email: string): Promise<UserRecord | undefined> {
@@ -49,16 +36,13 @@ export class PgUserStore extends DocumentTable<UserRecord> implements UserStore 
    */
   insertFirst(user: UserRecord): Promise<boolean> {
     assertKeyed('users', 'id', user);
-    return this.db
-      .transaction(async (client) => {
-        await client.query('LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE');
-        const { rows } = await client.query<{ taken: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS taken');
-        if (rows[0].taken) return false;
-        await this.putWith(client, user);
-        return true;
-      })
-      .catch((error: unknown) => {
-        throw explain(error, user);
-      });
+    const inserted = this.db.transaction(async (client) => {
+      await client.query('LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE');
+      const { rows } = await client.query<{ taken: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS taken');
+      if (rows[0].taken) return false;
+      await this.putWith(client, user);
+      return true;
+    });
+    return explainEmailTaken(inserted, user, isEmailTaken);
   }
 }
