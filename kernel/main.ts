@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
+import { tuneRuntime } from './runtime-tuning.js';
 import { createService } from './server.js';
 
 /**
@@ -19,6 +20,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     }
     throw error;
   }
+  tuneRuntime(process.execArgv, env.NODE_OPTIONS);
   const service = await createService(config);
   const { app } = service;
   let stopping = false;
