@@ -14,6 +14,8 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   accept?: string;
+  /** Further request headers (`prefer`, ...). */
+  headers?: Record<string, string>;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -45,7 +47,7 @@ export function createApiClient(connection: Connection) {
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = { ...options.headers, accept: options.accept ?? 'application/json' };
     if (connection.apiKey) headers['x-api-key'] = connection.apiKey;
     let body: string | undefined;
     if (options.body !== undefined) {

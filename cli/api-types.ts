@@ -42,3 +42,17 @@ export interface RunAnswer {
   durationMs: number;
   result: Record<string, unknown>;
 }
+
+/** What `POST /api/tasks/{id}/api` answers at once (202) with `Prefer: respond-async`. */
+export interface QueuedRun {
+  executionId: string;
+  taskId: string;
+  status: string;
+}
+
+/** `GET /api/executions/{id}`: the record with its logs and result (more fields pass through). */
+export interface ExecutionDetail extends ExecutionSummary {
+  finishedAt?: string;
+  result: Record<string, unknown>;
+  logs: LogLine[];
+}

@@ -1,16 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiClient } from '../api-client.js';
 import type { CliCommand } from '../command.js';
-import { followExecution } from '../event-follow.js';
 import { ExitCode } from '../exit-codes.js';
 import { UsageError } from '../failure.js';
 import { CONNECTION_HELP, connectionFrom, connectionOptions, parseOptions } from '../options.js';
 import { createRunProgress } from '../run-progress.js';
 import { startRun } from '../run-start.js';
+import { awaitRun } from '../run-wait.js';
 import { findTask } from '../task-lookup.js';
-
-/** How long the event stream may take to deliver its last lines once the answer is in. */
-const DRAIN_MS = 3000;
 
 function variablesOf(pairs: string[] | undefined): Record<string, string> | undefined {
   if (!pairs?.length) return undefined;
@@ -51,35 +47,25 @@ Examples:
     const variables = variablesOf(values.var);
     const client = createApiClient(connectionFrom(values, io.env));
     const task = await findTask(client, positionals[0]!);
-    const started = await startRun(client, task.id, variables);
+    const { executionId } = await startRun(client, task.id, variables);
 
     if (!values.wait) {
-      const executionId = await started.executionId;
-      started.detach();
       io.stdout.write(values.json ? `${JSON.stringify({ executionId, taskId: task.id })}\n` : `${executionId}\n`);
       return ExitCode.ok;
     }
 
     const progress = createRunProgress(io.stderr, task.name);
-    const stopEvents = new AbortController();
-    const events = started.executionId
-      .then((id) => followExecution(client, id, (e) => {
-        if (e.event === 'log') progress.log(e.data);
-        else if (e.event === 'status') progress.status(e.data.status);
-      }, stopEvents.signal))
-      .catch(() => undefined); // progress is a courtesy: the answer decides
     const onInterrupt = () => {
       progress.end();
-      void started.executionId.then((id) => {
-        io.stderr.write(`stopped waiting; execution ${id} goes on in the service (POST /api/executions/${id}/cancel stops it)\n`);
-        process.exit(130);
-      }, () => process.exit(130));
+      io.stderr.write(`stopped waiting; execution ${executionId} goes on in the service (POST /api/executions/${executionId}/cancel stops it)\n`);
+      process.exit(130);
     };
     process.once('SIGINT', onInterrupt);
     try {
-      const answer = await started.answer;
-      await Promise.race([events, sleep(DRAIN_MS)]);
-      stopEvents.abort();
+      const answer = await awaitRun(client, executionId, (e) => {
+        if (e.event === 'log') progress.log(e.data);
+        else if (e.event === 'status') progress.status(e.data.status);
+      });
       progress.end();
       io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
       if (answer.status === 'success') return ExitCode.ok;
@@ -88,7 +74,6 @@ Examples:
       io.stderr.write(`run ended with status ${answer.status}${error?.message ? `: ${error.message}${where}` : ''}\n`);
       return ExitCode.failed;
     } finally {
-      stopEvents.abort();
       progress.end();
       process.off('SIGINT', onInterrupt);
     }

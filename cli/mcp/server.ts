@@ -6,9 +6,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../api-client.js';
 import type { ExecutionSummary, TaskDetail } from '../api-types.js';
-import { followExecution } from '../event-follow.js';
 import { CliFailure } from '../failure.js';
 import { startRun } from '../run-start.js';
+import { awaitRun } from '../run-wait.js';
 import { taskloomVersion } from '../version.js';
 import { builtinTools, GET_EXECUTION, LIST_EXECUTIONS } from './builtin-tools.js';
 import { taskTools, variablesFrom } from './task-tools.js';
@@ -69,27 +69,23 @@ export function createTaskloomMcpServer(client: ApiClient, options: TaskloomMcpO
     const { tasks } = await loadTasks();
     const task = tasks.get(name);
     if (!task) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name} (the task may have been deleted or renamed; list the tools again)`);
-    const started = await startRun(client, task.id, variablesFrom(task, args));
-    const stopEvents = new AbortController();
+    const { executionId } = await startRun(client, task.id, variablesFrom(task, args));
     const onCancel = () => {
       // The client gave up on the call: stop the run too rather than leave it working for nobody.
-      void started.executionId.then((id) => client.send('POST', `/api/executions/${encodeURIComponent(id)}/cancel`)).catch(() => undefined);
+      void client.send('POST', `/api/executions/${encodeURIComponent(executionId)}/cancel`).catch(() => undefined);
     };
     extra.signal.addEventListener('abort', onCancel, { once: true });
+    if (extra.signal.aborted) onCancel(); // cancelled while the run was being started
     const progressToken = extra._meta?.progressToken;
-    if (progressToken !== undefined) {
-      let progress = 0;
-      void started.executionId.then((id) => followExecution(client, id, (event) => {
-        if (event.event !== 'log') return;
+    let progress = 0;
+    try {
+      const answer = await awaitRun(client, executionId, (event) => {
+        if (progressToken === undefined || event.event !== 'log') return;
         void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++progress, message: event.data.message } })
           .catch(() => undefined);
-      }, stopEvents.signal)).catch(() => undefined);
-    }
-    try {
-      const answer = await started.answer;
+      }, extra.signal);
       return text(answer, answer.status !== 'success');
     } finally {
-      stopEvents.abort();
       extra.signal.removeEventListener('abort', onCancel);
     }
   }

@@ -3,8 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../../kernel/errors.js';
 import { acceptAnyBody } from './content-types.js';
 import { streamEvents } from './event-stream.js';
+import { prefersRespondAsync } from './prefer.js';
 import type { RunService } from './run-service.js';
-import { Cancelled, ErrorBody, ExecutionParams, RunAnswer, RunBody, TaskParams } from './schemas.js';
+import {
+  Cancelled, ErrorBody, ExecutionParams, RunAnswer, RunBody, RunHeaders, RunQueued, TaskParams,
+} from './schemas.js';
 
 const authenticated = { auth: 'authenticated' } as const;
 
@@ -27,21 +30,28 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
     },
     schema: {
       tags: ['runs'],
-      summary: 'Run a task and answer its result once it ends (200 whatever the status). Fields are read only with '
-        + 'Content-Type: application/json; otherwise the task runs with its defaults.',
+      summary: 'Run a task and answer its result once it ends (200 whatever the status); with Prefer: respond-async, '
+        + 'answer 202 once it is queued. Fields are read only with Content-Type: application/json; otherwise the task '
+        + 'runs with its defaults.',
       params: TaskParams,
+      headers: RunHeaders,
       body: RunBody,
-      response: { 200: RunAnswer, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+      response: { 200: RunAnswer, 202: RunQueued, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { variables, webhookUrl, statelessExecution, sessionId } = request.body;
     const task = await storage.tasks.get(request.params.id);
     if (!task) throw Errors.TASK_NOT_FOUND({ id: request.params.id });
     if (webhookUrl !== undefined) await service.checkWebhookUrl(webhookUrl);
-    return service.execute(task, {
-      trigger: request.principal.kind === 'session' ? 'dashboard' : 'api',
-      variables, webhookUrl, statelessExecution, sessionId,
-    });
+    const trigger = request.principal.kind === 'session' ? 'dashboard' : 'api';
+    const options = { trigger, variables, webhookUrl, statelessExecution, sessionId } as const;
+    if (!prefersRespondAsync(request.headers.prefer)) return service.execute(task, options);
+    // The run goes on in the service exactly as when the caller waits (webhook, output push); only the answer differs.
+    const { executionId } = await service.start(task, options);
+    return reply.code(202)
+      .header('location', `${app.prefix}/executions/${encodeURIComponent(executionId)}`)
+      .header('preference-applied', 'respond-async')
+      .send({ executionId, taskId: task.id, status: 'queued' as const });
   });
 
   app.post('/executions/:id/cancel', {

@@ -32,5 +32,23 @@ export const RunAnswer = Type.Object({
   result: Result,
 });
 
+/** The request header `POST /api/tasks/{id}/api` reads (RFC 7240). */
+export const RunHeaders = Type.Object({
+  prefer: Type.Optional(Type.String({ description: '`respond-async`: answer 202 as soon as the run is queued' })),
+});
+
+/** The 202 answer to `Prefer: respond-async` (`headers` becomes the OpenAPI response headers). */
+export const RunQueued = Type.Object({
+  executionId: Type.String(),
+  taskId: Type.String(),
+  status: Type.Literal('queued'),
+}, {
+  description: 'Queued (Prefer: respond-async): follow GET /api/executions/{id}/events, then read GET /api/executions/{id}',
+  headers: {
+    location: { type: 'string', description: '/api/executions/{executionId}' },
+    'preference-applied': { type: 'string', description: 'respond-async' },
+  },
+});
+
 export const Cancelled = Type.Object({ success: Type.Boolean(), status: Type.String() });
 export { ErrorBody } from '../../kernel/http/error-body.js';

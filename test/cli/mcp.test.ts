@@ -2,6 +2,7 @@
 // one tool per task with its variables as the input schema, a task tool that runs for real, the execution tools,
 // and the tool list following the stored tasks.
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -20,6 +21,7 @@ describe('taskloom mcp', { skip: chromium.skip }, () => {
   let apiKey: string;
   let client: Client;
   let greetId: string;
+  let waitId: string;
   let listChanged: () => void = () => {};
   let stderr = '';
 
@@ -41,6 +43,7 @@ describe('taskloom mcp', { skip: chromium.skip }, () => {
       extractionScript: 'return { name: document.querySelector("#name").value, times: args.vars.times }',
     });
     await createTask({ name: 'Click what is not there', actions: [{ type: 'click', selector: '#nowhere', timeoutMs: 500 }] });
+    waitId = await createTask({ name: 'Wait a while', variables: { ms: '50' }, actions: [{ type: 'wait', value: '{$ms}' }] });
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', CLI, 'mcp', '--watch', '1'],
@@ -60,7 +63,7 @@ describe('taskloom mcp', { skip: chromium.skip }, () => {
 
   it('lists one tool per task, with its description and its variables as string properties with defaults', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['get_execution', 'list_executions', 'run_click_what_is_not_there', 'run_greet_someone']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['get_execution', 'list_executions', 'run_click_what_is_not_there', 'run_greet_someone', 'run_wait_a_while']);
     const greet = tools.find((t) => t.name === 'run_greet_someone')!;
     assert.match(greet.description ?? '', /^Types a name into the greeting form and reads it back\./);
     assert.equal(greet.inputSchema.type, 'object');
@@ -96,6 +99,36 @@ describe('taskloom mcp', { skip: chromium.skip }, () => {
 
     const listed = JSON.parse(textOf(await client.callTool({ name: 'list_executions', arguments: { status: 'error' } })));
     assert.deepEqual(listed.map((e: { executionId: string }) => e.executionId), [answer.executionId]);
+  });
+
+  it('sends each log line of its own run as a progress notification when the client asks for progress', async () => {
+    const messages: string[] = [];
+    const result = await client.callTool({ name: 'run_greet_someone', arguments: { who: 'Lin' } }, undefined, {
+      onprogress: (progress) => { messages.push(progress.message ?? ''); },
+    });
+    const answer = JSON.parse(textOf(result));
+    assert.equal(answer.status, 'success', textOf(result));
+    const record = (await svc.request('GET', `/api/executions/${answer.executionId}`, { apiKey })).body;
+    assert.deepEqual(messages, record.logs.map((l: { message: string }) => l.message));
+  });
+
+  it('cancelling the tool call cancels its run', async () => {
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'run_wait_a_while', arguments: { ms: '30000' } }, undefined, { signal: controller.signal, timeout: 60_000 });
+    const stateOf = async () => (await svc.request('GET', `/api/executions?taskId=${waitId}`, { apiKey })).body[0] as { executionId: string; status: string } | undefined;
+    const deadline = Date.now() + 20_000;
+    while ((await stateOf())?.status !== 'running') {
+      assert.ok(Date.now() < deadline, 'the run never started');
+      await sleep(50);
+    }
+    controller.abort();
+    await assert.rejects(call);
+    let state = await stateOf();
+    while (state?.status === 'running' && Date.now() < deadline) {
+      await sleep(50);
+      state = await stateOf();
+    }
+    assert.equal(state?.status, 'cancelled');
   });
 
   it('an unknown execution is a tool error naming the service\'s code', async () => {

@@ -7,6 +7,7 @@ import { chromiumOrSkip } from '../contracts/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 import { runTaskloom } from './cli-process.js';
+import { startInterceptingProxy } from './intercepting-proxy.js';
 
 const chromium = chromiumOrSkip();
 
@@ -93,6 +94,52 @@ describe('taskloom run and executions list', { skip: chromium.skip }, () => {
     const bare = await runTaskloom(['run', 'Greet someone'], env);
     assert.equal(bare.code, 0, bare.stderr);
     assert.match(bare.stdout, /^exec_[\w-]+\n$/);
+  });
+
+  it('run --wait follows its own run, even when another run of the same task starts right after it', async () => {
+    const waitId = await createTask({ name: 'Wait a while', url: `${pages.origin}/`, variables: { ms: '50' }, actions: [{ type: 'wait', value: '{$ms}' }] });
+    let startedOurs = false;
+    let other: Promise<string> | undefined;
+    // Once the CLI has asked for its run, another caller starts one of the same task before the CLI's next request.
+    const proxy = await startInterceptingProxy(svc.baseUrl, async (method, path) => {
+      if (method === 'POST' && path === `/api/tasks/${waitId}/api`) startedOurs = true;
+      else if (startedOurs && !other) {
+        await sleep(200); // our record is stored by now
+        other = svc.request('POST', `/api/tasks/${waitId}/api`, { apiKey, headers: { prefer: 'respond-async' } }).then((res) => res.body.executionId);
+        await other;
+      }
+    });
+    try {
+      const { code, stdout, stderr } = await runTaskloom(['run', waitId, '--wait', '--var', 'ms=1000'], { ...env, TASKLOOM_URL: proxy.url });
+      assert.equal(code, 0, stderr);
+      assert.ok(other, 'another run started while the CLI followed its own');
+      const answer = JSON.parse(stdout);
+      assert.notEqual(answer.executionId, await other);
+      const waits = stderr.split('\n').filter((line) => /\swait \d+ ms$/.test(line)).map((line) => line.replace(/^.*\swait /, ''));
+      assert.deepEqual(waits, ['1000 ms'], `only the lines of its own run: ${stderr}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('run --wait opens the event stream again when it breaks, and shows each line once', async () => {
+    const waitId = await createTask({ name: 'Wait in steps', url: `${pages.origin}/`, actions: [{ type: 'wait', value: '1200' }, { type: 'wait', value: '300' }] });
+    let streams = 0;
+    const proxy = await startInterceptingProxy(svc.baseUrl, (method, path) => {
+      if (path.endsWith('/events') && ++streams === 1) return 600; // cut during the first wait
+    });
+    try {
+      const { code, stdout, stderr } = await runTaskloom(['run', waitId, '--wait'], { ...env, TASKLOOM_URL: proxy.url });
+      assert.equal(code, 0, stderr);
+      assert.equal(streams, 2, 'the stream was opened again once');
+      const answer = JSON.parse(stdout);
+      assert.equal(answer.status, 'success');
+      const record = (await svc.request('GET', `/api/executions/${answer.executionId}`, { apiKey })).body;
+      const progress = stderr.split('\n').filter((line) => /^\s+\d+\.\ds (info|warn|error|debug)\s/.test(line));
+      assert.deepEqual(progress.map((line) => line.replace(/^\s+\d+\.\ds \w+\s+/, '')), record.logs.map((l: { message: string }) => l.message));
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('executions list shows the runs newest first; --task, --status, --limit and --json filter and shape it', async () => {
