@@ -1,8 +1,7 @@
+import './runtime-tuned.js';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
-import { tuneRuntime } from './runtime-tuning.js';
-import { createService } from './server.js';
 
 /**
  * Start-up: config -> registry -> providers -> plugins -> listen; graceful shutdown on signals. Resolves once
@@ -20,7 +19,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     }
     throw error;
   }
-  tuneRuntime(process.execArgv, env.NODE_OPTIONS);
+  // Loaded here, after the runtime tuning of ./runtime-tuned.js holds: loading is most of start-up's allocation.
+  const { createService } = await import('./server.js');
   const service = await createService(config);
   const { app } = service;
   let stopping = false;

@@ -10,11 +10,11 @@ export interface BaselineResult {
 }
 
 /**
- * The baseline: one warm Chromium (the same binary taskloom launches), a fresh context per run, the task's
+ * The baseline: one warm Chromium (the same binary taskloom launches headless), a fresh context per run, the task's
  * work as a bare Playwright script, runs one after another. The browser is closed before this resolves.
  */
 export async function runBaseline(origin: string, warmups: number, runs: number): Promise<BaselineResult> {
-  const browser = await chromium.launch({ executablePath: detectChromium({ configuredPath: process.env.BROWSER_EXECUTABLE_PATH }), headless: true });
+  const browser = await chromium.launch({ executablePath: detectChromium({ configuredPath: process.env.BROWSER_EXECUTABLE_PATH, headless: true }), headless: true });
   const times: number[] = [];
   let failures = 0;
   try {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright';
 import type { BrowserHandle, BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
+import { DevToolsPipe } from '../shared/devtools-pipe.js';
 import { launchChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPlaywrightContext } from './playwright-context.js';
 
@@ -13,7 +14,8 @@ export async function launchPlaywright(options: BrowserLaunchOptions, ffmpegPath
   }
   const launched = await launchChromium(options);
   try {
-    const browser = await chromium.connectOverCDP(launched.wsEndpoint, { timeout: options.timeoutMs });
+    const pipe = new DevToolsPipe(launched.pipe.toBrowser, launched.pipe.fromBrowser);
+    const browser = await chromium.connectOverCDP(pipe, { timeout: options.timeoutMs });
     return playwrightHandle(browser, ffmpegPath, launched, launched.wsEndpoint);
   } catch (error) {
     launched.kill();

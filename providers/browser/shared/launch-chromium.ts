@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import type { BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
 import { BASE_CHROMIUM_ARGS, LOOPBACK_DEBUGGING_ARGS } from './chromium-args.js';
 
@@ -10,6 +11,8 @@ export interface LaunchedChromium {
   readonly pid: number;
   /** DevTools WebSocket URL, on 127.0.0.1. */
   readonly wsEndpoint: string;
+  /** The DevTools pipe: messages to the browser (its fd 3) and from it (its fd 4). See devtools-pipe.ts. */
+  readonly pipe: { readonly toBrowser: Writable; readonly fromBrowser: Readable };
   readonly profileDir: string;
   /** Resolves once the process has exited and its profile is removed. */
   readonly exited: Promise<void>;
@@ -37,8 +40,8 @@ export async function launchChromium(options: BrowserLaunchOptions): Promise<Lau
     ...BASE_CHROMIUM_ARGS,
     ...(options.headless ? ['--headless'] : []),
     ...LOOPBACK_DEBUGGING_ARGS,
-    // An unused DevTools pipe (fds 3 and 4): when this process dies, even by SIGKILL, the pipe closes
-    // and Chromium quits, so no browser outlives the service.
+    // The DevTools pipe (fds 3 and 4), which an engine may drive the browser over: when this process dies,
+    // even by SIGKILL, the pipe closes and Chromium quits, so no browser outlives the service.
     '--remote-debugging-pipe',
     `--user-data-dir=${profileDir}`,
     ...options.args,
@@ -110,7 +113,8 @@ export async function launchChromium(options: BrowserLaunchOptions): Promise<Lau
     // Keep draining stderr (a full pipe would stall Chromium) without keeping it.
     child.stderr!.removeAllListeners('data');
     child.stderr!.resume();
-    return { pid: child.pid!, wsEndpoint, profileDir, exited, isRunning: () => running, kill };
+    const pipe = { toBrowser: child.stdio[3] as Writable, fromBrowser: child.stdio[4] as Readable };
+    return { pid: child.pid!, wsEndpoint, pipe, profileDir, exited, isRunning: () => running, kill };
   } catch (error) {
     kill();
     await exited;
