@@ -9,6 +9,8 @@ export interface KernelConfig {
   storage: 'json' | 'postgres' | 'mongodb';
   databaseUrl?: string;
   mongodbUrl?: string;
+  /** INSTANCE_ID: names this instance among those sharing one database; undefined: generated at start. */
+  instanceId?: string;
   allowPrivateNetworks: boolean;
   authDisabled: boolean;
   /** Undefined: generated once and kept by the storage. */
@@ -32,6 +34,8 @@ export interface KernelConfig {
   modules: string[];
   /** Behind a reverse proxy: trust its X-Forwarded-* headers (for the Secure cookie flag). */
   trustProxy: boolean;
+  /** Executions (and their captures) started more than this many days ago are pruned; 0 keeps them forever. */
+  retentionDays: number;
 }
 
 /** A bad configuration value: the message is one line naming the variable. */
@@ -76,6 +80,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return n;
 }
 
+/** About a hundred years: a longer retention is "forever" (0). */
+export const MAX_RETENTION_DAYS = 36_500;
+
 const DEFAULT_AI_SLOTS: KernelConfig['aiSlots'] = { A: 'openai-compatible', B: 'openai-compatible', C: 'anthropic', D: 'ollama' };
 
 /** TASKLOOM_AI_SLOTS over the defaults; whether the named providers exist is checked when the AI plugin starts. */
@@ -116,6 +123,15 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return value;
 }
 
+/** Letters, digits, `.`, `_` and `-`, up to 64: it shows up in logs and storage keys. */
+function instanceId(env: Env): string | undefined {
+  const value = text(env, 'INSTANCE_ID');
+  if (value !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) {
+    throw new ConfigError('INSTANCE_ID', `is "${value}"; expected up to 64 letters, digits, ".", "_" or "-"`);
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): KernelConfig {
   const storage = oneOf(env, 'STORAGE', ['json', 'postgres', 'mongodb'] as const, 'json');
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -134,6 +150,7 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     storage,
     databaseUrl,
     mongodbUrl,
+    instanceId: instanceId(env),
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),
     sessionSecret,
@@ -153,5 +170,6 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     modules: (text(env, 'TASKLOOM_MODULES') ?? '').split(',').map((m) => m.trim()).filter(Boolean),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, MAX_RETENTION_DAYS),
   };
 }

@@ -66,6 +66,7 @@ export const Errors = {
   INVALID_CREDENTIALS: defineError('INVALID_CREDENTIALS', 401, 'Email or password is wrong'),
   ALREADY_INITIALIZED: defineError('ALREADY_INITIALIZED', 409, 'Setup is already done: log in instead'),
   EXECUTION_FINISHED: defineError('EXECUTION_FINISHED', 409, 'Execution {id} already finished ({status}): nothing to cancel'),
+  IMPORT_CONFLICT: defineError('IMPORT_CONFLICT', 409, 'Nothing imported: {count} task(s) of the bundle exist already ({ids}); send ?onConflict=skip to keep them or ?onConflict=replace to overwrite them'),
   RATE_LIMITED: defineError('RATE_LIMITED', 429, 'Too many attempts: try again in {seconds} s'),
   API_KEY_TOO_LONG: defineError('API_KEY_TOO_LONG', 400, 'apiKey is {length} characters long; the limit is 512'),
   PAYLOAD_TOO_LARGE: defineError('PAYLOAD_TOO_LARGE', 413, 'Request body is larger than {limit} bytes'),

@@ -1,14 +1,20 @@
 import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import { createBrowserPool, settingsCookieStore } from './browser/index.js';
 import type { KernelConfig } from './config.js';
 import type { ProviderContext } from './contracts/provider.js';
+import { createExecutionRemoval } from './execution-removal.js';
+import { createInstance } from './instance.js';
 import { createLogger } from './logger.js';
+import { createMetrics, httpMetrics } from './metrics/index.js';
 import { createOutboundClient, createOutboundGuard } from './outbound/index.js';
 import { Registry } from './registry.js';
 import type { KernelServices } from './services.js';
+import { errorBody } from './http/error-body.js';
 import errorHandler from './http/error-handler.js';
+import requestId, { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import routePolicy from './http/route-policy.js';
 import { strictValidatorCompiler } from './http/validator.js';
 import './http/types.js';
@@ -44,7 +50,10 @@ export async function createService(config: KernelConfig, options: CreateService
   const outbound = { guard, client: createOutboundClient(guard) };
   const context: ProviderContext = { config, logger, dataDir: config.dataDir, outbound, signal: shutdown.signal };
   const storage = await registry.provider('storage', config.storage).create(context);
+  const instance = createInstance({ settings: storage.settings, logger, id: config.instanceId });
   try {
+    // Before any plugin: the executions plugin's recovery and every run rely on this instance's lease.
+    await instance.start();
     const auth = await registry.provider('auth', 'local').create({ ...context, storage });
     // Lazy: no Chromium starts until the first run asks for a context.
     const browser = createBrowserPool({
@@ -60,21 +69,29 @@ export async function createService(config: KernelConfig, options: CreateService
       loggerInstance: logger,
       bodyLimit: BODY_LIMIT,
       trustProxy: config.trustProxy,
-      genReqId: () => crypto.randomUUID(),
+      // A sane incoming X-Request-Id is kept (requestIdFor checks it), so requestIdHeader stays off.
+      requestIdHeader: false,
+      genReqId: (req) => requestIdFor(req as IncomingMessage),
       // Also bounds the close hooks: the runs plugin's preClose gives running runs 10 s to finish (plus their
       // stop and webhooks), within main.ts's 30 s; Fastify's default (10 s) would end shutdown with an error.
       pluginTimeout: 25_000,
       // Ids in paths may be up to 256 characters; longer ones meet the not-found handler.
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
-      frameworkErrors: (error, _request, reply) => {
-        void (reply as FastifyReply).status(400).send({ error: 'VALIDATION_ERROR', details: error.message });
+      frameworkErrors: (error, request, reply) => {
+        void (reply as FastifyReply).status(400).header(REQUEST_ID_HEADER, request.id)
+          .send(errorBody('VALIDATION_ERROR', error.message, request.id));
       },
     }) as unknown as FastifyInstance;
     app.setValidatorCompiler(strictValidatorCompiler);
+    const metrics = createMetrics();
+    metrics.observeBrowserContexts(() => browser.openContexts());
     const services: KernelServices = {
-      config, registry, logger, storage, auth, browser, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
+      config, registry, logger, storage, auth, browser, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal, instance,
+      metrics, executionRemoval: createExecutionRemoval(logger),
     };
     app.decorate('services', services);
+    await app.register(requestId);
+    await app.register(httpMetrics);
     await app.register(cookie, { secret: sessionSecret });
     await app.register(errorHandler);
     await app.register(routePolicy);
@@ -92,6 +109,7 @@ export async function createService(config: KernelConfig, options: CreateService
         } finally {
           await browser.close(); // before storage: runs ending now still save their cookies
           await outbound.client.close();
+          await instance.stop(); // after the runs ended: the others need not wait for the lease to lapse
           await storage.close();
         }
       })();
@@ -99,6 +117,7 @@ export async function createService(config: KernelConfig, options: CreateService
     };
     return { app, services, close };
   } catch (error) {
+    await instance.stop();
     await storage.close();
     throw error;
   }

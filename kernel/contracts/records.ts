@@ -116,6 +116,11 @@ export interface ExecutionRecord {
   durationMs: number;
   result: ExecutionResult;
   logs: ExecutionLogLine[];
+  /**
+   * The instance (`INSTANCE_ID`) that queued and runs it, so recovery interrupts only the runs of instances
+   * that stopped. Internal: not part of any API answer. Absent on records written before instances were named.
+   */
+  instanceId?: string;
   [extra: string]: unknown;
 }
 

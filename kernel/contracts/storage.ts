@@ -61,6 +61,11 @@ export interface SettingsStore {
   /** Atomic read-modify-write of one key; `change` receives `undefined` when the key is unset. */
   update<V>(key: string, change: (current: V | undefined) => V): Promise<V>;
   delete(key: string): Promise<boolean>;
+  /**
+   * Optional: every key that holds a value, in no particular order. `taskloom migrate` needs it on the store
+   * it copies from (settings are named by the plugins that own them, so nothing else can enumerate them).
+   */
+  keys?(): Promise<string[]>;
 }
 
 export type TaskStore = DocumentStore<TaskRecord>;
@@ -75,6 +80,15 @@ export interface ExecutionQuery {
   /** ISO timestamps bounding `startedAt` (inclusive). */
   from?: string;
   to?: string;
+}
+
+/** Which records `ExecutionStore.markAll` changes, beyond their status. */
+export interface ExecutionMarkFilter {
+  /**
+   * Only records owned by this instance (their `instanceId`); `null`: only records that name no instance.
+   * Absent: any owner.
+   */
+  instanceId?: string | null;
 }
 
 /**
@@ -98,10 +112,18 @@ export interface ExecutionStore {
   /** Removes every record; resolves to how many were removed. */
   clear(): Promise<number>;
   /**
-   * Sets every record whose status is one of `from` to `to` (start-up recovery turns
-   * `queued` and `running` into `interrupted`). Resolves to how many changed.
+   * Sets every record whose status is one of `from`, and that `filter` selects, to `to` with `finishedAt`
+   * (recovery turns the `queued` and `running` runs of a stopped instance into `interrupted`). Each record
+   * changes atomically: one that left `from` meanwhile stays as it is. Resolves to how many changed.
    */
-  markAll(from: ExecutionStatus[], to: ExecutionStatus, finishedAt: string): Promise<number>;
+  markAll(from: ExecutionStatus[], to: ExecutionStatus, finishedAt: string, filter?: ExecutionMarkFilter): Promise<number>;
+  /**
+   * Removes every record whose `startedAt` is before `cutoffIso` (an ISO timestamp; a record whose
+   * `startedAt` is not a date counts as 1970). Resolves to the removed ids, in no particular order.
+   * Costs about the number removed, not the size of the history. Throws a TypeError for a cutoff that is
+   * not a timestamp. Used by retention, which then deletes the records' capture files.
+   */
+  deleteStartedBefore(cutoffIso: string): Promise<string[]>;
 }
 
 export type CredentialStore = DocumentStore<CredentialRecord>;

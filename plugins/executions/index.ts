@@ -1,18 +1,31 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { definePlugin } from '../../kernel/registry.js';
+import { createRecovery } from './recovery.js';
 import { executionRoutes } from './routes.js';
 import { createExecutionService } from './service.js';
 import '../data/decorators.js';
 
 /**
- * Execution history under `/api/executions`. On registration, executions an earlier process left `queued` or
- * `running` become `interrupted`, before any later plugin (runs, schedules) can start new ones.
+ * Execution history under `/api/executions`. On registration, executions an earlier process of this instance (or
+ * an instance that stopped) left `queued` or `running` become `interrupted`, before any later plugin (runs,
+ * schedules) can start new ones; then every 30 s, those of instances that stopped meanwhile (recovery.ts).
  * fastify-plugin only to declare its dependencies: `encapsulate` keeps the routes in their own scope.
  */
 async function executions(app: FastifyInstance): Promise<void> {
-  const service = createExecutionService(app.services, app.captures);
-  await service.recover();
+  const { services } = app;
+  const service = createExecutionService(services, app.captures);
+  const recovery = createRecovery({
+    store: services.storage.executions, instance: services.instance, logger: services.logger.child({ plugin: 'executions' }),
+  });
+  await recovery.atStartup();
+  let stopSweeping = () => {};
+  app.addHook('onReady', async () => {
+    stopSweeping = recovery.every();
+  });
+  app.addHook('preClose', async () => {
+    stopSweeping();
+  });
   await app.register(executionRoutes, { service });
 }
 

@@ -6,14 +6,20 @@ import type { Captures } from '../data/index.js';
 
 export type ExecutionService = ReturnType<typeof createExecutionService>;
 
-/** Execution history without HTTP: reading, deleting (with the capture files) and start-up recovery. */
+/** The owning instance is internal (recovery, schedules): answers leave it out. */
+function withoutOwner(record: ExecutionRecord): ExecutionRecord {
+  const { instanceId: _owner, ...rest } = record;
+  return rest;
+}
+
+/** Execution history without HTTP: reading and deleting (with the capture files). Recovery: recovery.ts. */
 export function createExecutionService(services: KernelServices, captures: Captures) {
   const store = services.storage.executions;
   const log = services.logger.child({ plugin: 'executions' });
 
   return {
-    list(query: ExecutionQuery): Promise<ExecutionRecord[]> {
-      return store.list(query);
+    async list(query: ExecutionQuery): Promise<ExecutionRecord[]> {
+      return (await store.list(query)).map(withoutOwner);
     },
 
     summaries(query: ExecutionQuery): Promise<ExecutionSummary[]> {
@@ -23,7 +29,7 @@ export function createExecutionService(services: KernelServices, captures: Captu
     async get(id: string): Promise<ExecutionRecord> {
       const record = await store.get(id);
       if (!record) throw Errors.EXECUTION_NOT_FOUND({ id });
-      return record;
+      return withoutOwner(record);
     },
 
     async remove(id: string): Promise<void> {
@@ -38,14 +44,6 @@ export function createExecutionService(services: KernelServices, captures: Captu
       const records = await store.clear();
       const files = await captures.removeForExecutions(ids);
       log.info({ records, captures: files }, 'execution history cleared');
-    },
-
-    /** Runs this process did not finish can never finish: they become `interrupted`. */
-    async recover(): Promise<number> {
-      const changed = await store.markAll(['queued', 'running'], 'interrupted', new Date().toISOString());
-      if (changed > 0) log.warn({ interrupted: changed }, 'executions left queued or running by an earlier stop are now interrupted');
-      else log.info({ interrupted: 0 }, 'no execution was left queued or running');
-      return changed;
     },
   };
 }

@@ -30,6 +30,7 @@ async function runs(app: FastifyInstance, options: { prefix?: string }): Promise
   const { services } = app;
   const logger = services.logger.child({ plugin: 'runs' });
   const manager = createRunManager(services.config.maxConcurrentRuns, logger);
+  services.metrics.observeRuns(() => manager.counts());
   const proxyRotation = app.hasDecorator('proxyRotation') ? app.proxyRotation : undefined;
   const chooseProxy = async (task: RunnableTask) => (proxyRotation ? proxyRotation.forTask(proxyOptionsOf(task)) : null);
   const service = createRunService({

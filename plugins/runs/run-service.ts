@@ -81,6 +81,8 @@ export function createRunService(deps: RunServiceDeps) {
   async function finalize(run: LiveRun, task: TaskRecord, options: RunOptions, outcome: BrowseOutcome, startedMs?: number) {
     const output = await pushIfAsked(run, task, outcome);
     const durationMs = startedMs === undefined ? 0 : Date.now() - startedMs;
+    services.metrics.runFinished(outcome.status, startedMs === undefined ? undefined : durationMs / 1000);
+    logger.info({ executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs }, 'run finished');
     run.log(outcome.status === 'success' ? 'info' : 'warn', `finished: ${outcome.status} in ${durationMs} ms`);
     await save(run.executionId, (record) => ({
       ...record, status: outcome.status, finishedAt: new Date().toISOString(), durationMs, result: outcome.result,
@@ -148,9 +150,11 @@ export function createRunService(deps: RunServiceDeps) {
     await store.insert({
       executionId: run.executionId, taskId: task.id, taskName: task.name, status: 'queued', trigger: options.trigger,
       startedAt: now, queuedAt: now, mode: task.mode, durationMs: 0, result: {}, logs: [],
+      instanceId: services.instance.id, // whose run it is, for recovery and the schedules' overlap check
     });
     manager.register(run);
     run.log('info', `queued (trigger: ${options.trigger})`);
+    logger.info({ executionId: run.executionId, taskId: task.id, trigger: options.trigger }, 'run queued');
     void perform(run, task, options, withContext);
     return { executionId: run.executionId, finished: run.finished };
   }

@@ -4,6 +4,7 @@ import type { TaskRuns } from '../../kernel/contracts/runs.js';
 import type { ScheduledJob, Scheduler } from '../../kernel/contracts/scheduler.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
+import { createPreviousRunCheck } from './previous-run.js';
 import { resolveTiming, sameTiming } from './resolve.js';
 
 /**
@@ -19,6 +20,8 @@ export interface FireDeps {
   logger: Logger;
   /** Names this instance as a claim's owner. */
   instanceId: string;
+  /** Ids of the instances whose lease holds: a run of the task under one of them is still going. */
+  liveInstances: () => Promise<ReadonlySet<string>>;
   /** Read at every fire: the runs plugin may come after this one. */
   taskRuns: () => TaskRuns | undefined;
   shutdownSignal: AbortSignal;
@@ -36,6 +39,7 @@ export const claimKey = (taskId: string, fireTimeMs: number) => `schedule:${task
 export function createFire(deps: FireDeps) {
   const { storage, scheduler, instanceId } = deps;
   const log = deps.logger;
+  const previousRunActive = createPreviousRunCheck({ executions: storage.executions, instanceId, liveInstances: deps.liveInstances });
 
   const record = async (taskId: string, fields: RunFields) => {
     await storage.tasks.update(taskId, (task) =>
@@ -88,7 +92,7 @@ export function createFire(deps: FireDeps) {
       await record(taskId, { lastRun: startedAt.toISOString(), lastRunStatus: 'error', lastRunDurationMs: 0 });
       return;
     }
-    if (runs.isRunning(taskId)) {
+    if (await previousRunActive(taskId, runs)) {
       log.warn({ taskId, fireTime: new Date(fireTimeMs).toISOString() }, 'scheduled fire skipped: the previous run of this task is still running');
       return;
     }

@@ -34,6 +34,7 @@ async function schedules(app: FastifyInstance): Promise<void> {
     // Read at each fire: the runs plugin provides `taskRuns` for every scope, whenever it was registered.
     taskRuns: () => app.taskRuns,
     shutdownSignal: services.shutdownSignal,
+    instance: services.instance,
   });
   app.addHook('onReady', async () => {
     await runtime.start();

@@ -3,6 +3,7 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import type { TaskRuns } from '../../kernel/contracts/runs.js';
 import type { Scheduler } from '../../kernel/contracts/scheduler.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
+import type { Instance } from '../../kernel/instance.js';
 import { createFire } from './fire.js';
 import { createScheduleService } from './service.js';
 import { createSerial, createSync } from './sync.js';
@@ -16,7 +17,9 @@ export interface SchedulesRuntimeOptions {
   logger: Logger;
   taskRuns: () => TaskRuns | undefined;
   shutdownSignal: AbortSignal;
-  /** Default: a random id per process. */
+  /** This instance (`services.instance`): names claims and tells which instances are alive. */
+  instance?: Pick<Instance, 'id' | 'live'>;
+  /** Without `instance`: the claim owner (default: a random id per process); only this instance counts as alive. */
   instanceId?: string;
   syncIntervalMs?: number;
 }
@@ -24,10 +27,12 @@ export interface SchedulesRuntimeOptions {
 /** Everything the schedules plugin runs, without Fastify: the service, fires, the periodic sync. */
 export function createSchedulesRuntime(options: SchedulesRuntimeOptions) {
   const { scheduler, logger } = options;
-  const instanceId = options.instanceId ?? randomUUID();
+  const { instance } = options;
+  const instanceId = instance?.id ?? options.instanceId ?? randomUUID();
+  const liveInstances = instance ? () => instance.live() : async () => new Set([instanceId]);
   const serial = createSerial();
   const service = createScheduleService({ ...options, serial });
-  const fire = createFire({ ...options, instanceId });
+  const fire = createFire({ ...options, instanceId, liveInstances });
   const sync = createSync(options);
   const inflight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;

@@ -3,6 +3,7 @@ import { documentCases } from './storage/document-cases.js';
 import { executionCases } from './storage/execution-cases.js';
 import type { StorageFactory, StorageHarness } from './storage/harness.js';
 import { lifecycleCases } from './storage/lifecycle-cases.js';
+import { retentionCases } from './storage/retention-cases.js';
 import { settingsClaimCases } from './storage/settings-claim-cases.js';
 import { userSessionCases } from './storage/user-session-cases.js';
 
@@ -34,6 +35,7 @@ export function storageContract(name: string, factory: StorageFactory): void {
     userSessionCases(current);
     settingsClaimCases(current);
     executionCases(current);
+    retentionCases(current);
     lifecycleCases(current);
   });
 }

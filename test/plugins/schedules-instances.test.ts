@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { TaskRecord } from '../../kernel/contracts/records.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
+import { createInstance, type Instance } from '../../kernel/instance.js';
 import { createSchedulesRuntime } from '../../plugins/schedules/index.js';
 import { createBreeScheduler } from '../../providers/scheduler/bree/index.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
@@ -21,13 +22,21 @@ const task = (id: string, cron: string): TaskRecord => ({
 });
 
 /** One service instance's schedules runtime (its own bree scheduler and runner) over `storage`. */
-function instance(storage: StorageProvider, instanceId: string) {
+function instance(storage: StorageProvider, instanceId: string, options: { lease?: Instance; logger?: Logger } = {}) {
   const runs = createRecordingRuns(() => storage);
   const scheduler = createBreeScheduler({ logger: silent });
   const runtime = createSchedulesRuntime({
-    storage, scheduler, logger: silent, instanceId, taskRuns: () => runs, shutdownSignal: new AbortController().signal,
+    storage, scheduler, logger: options.logger ?? silent, instanceId, instance: options.lease, taskRuns: () => runs,
+    shutdownSignal: new AbortController().signal,
   });
   return { runs, scheduler, runtime };
+}
+
+/** A logger that keeps its warn lines. */
+function warnLines(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const logger: Logger & { lines: string[] } = { ...silent, lines, warn: (_obj: unknown, msg?: string) => { lines.push(String(msg)); }, child: () => logger };
+  return logger;
 }
 
 describe('schedules: several instances on one storage', () => {
@@ -53,6 +62,34 @@ describe('schedules: several instances on one storage', () => {
     assert.equal(executions.length, 3);
     assert.equal(a.runs.calls.length + b.runs.calls.length, 3);
     assert.ok(executions.every((e) => e.trigger === 'schedule'));
+  });
+
+  it('a fire is skipped while the previous run is still running on another live instance, not once that instance stopped', async (t) => {
+    const dir = await makeTempDir('taskloom-instances-');
+    const storage = await openJsonStorage({ dir, logger: silent });
+    t.after(async () => { await storage.close(); await fs.rm(dir, { recursive: true, force: true }); });
+    await storage.tasks.put(task('slow', '* * * * *'));
+    const leaseA = createInstance({ settings: storage.settings, logger: silent, id: 'instance-a', host: 'host-a' });
+    const leaseB = createInstance({ settings: storage.settings, logger: silent, id: 'instance-b', host: 'host-b' });
+    await leaseA.start();
+    await leaseB.start();
+    t.after(() => leaseB.stop());
+    const logger = warnLines();
+    const b = instance(storage, 'instance-b', { lease: leaseB, logger });
+    // Instance A's run of the previous fire, as its runs plugin records it: B's runner knows nothing of it.
+    await storage.executions.insert({
+      executionId: 'run-on-a', taskId: 'slow', taskName: 'slow', status: 'running', trigger: 'schedule',
+      startedAt: new Date().toISOString(), durationMs: 0, result: {}, logs: [], instanceId: 'instance-a',
+    });
+    const job = { key: 'slow', cron: '* * * * *', timezone: 'UTC' };
+    const base = Math.floor(Date.now() / 60_000) * 60_000;
+    await b.runtime.fire(job, base - 60_000);
+    assert.deepEqual(b.runs.calls, []);
+    assert.ok(logger.lines.includes('scheduled fire skipped: the previous run of this task is still running'), logger.lines.join('\n'));
+
+    await leaseA.stop(); // A is gone: its record is a leftover recovery will mark, not a run in progress
+    await b.runtime.fire(job, base);
+    assert.equal(b.runs.calls.length, 1);
   });
 
   it('PostgreSQL: two instances, each with its own connection pool, run each fire once', async (t) => {

@@ -173,7 +173,7 @@ describe('schedules: describe, disable, status/all', () => {
     ] as const) {
       const res = await api(method, url, body);
       assert.equal(res.status, 404, `${method} ${url}`);
-      assert.deepEqual(res.body, { error: 'TASK_NOT_FOUND', details: 'Task nope not found' });
+      assert.deepEqual(res.body, { error: 'TASK_NOT_FOUND', details: 'Task nope not found', requestId: res.headers.get('x-request-id') });
     }
   });
 });

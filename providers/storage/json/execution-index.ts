@@ -110,6 +110,13 @@ export class ExecutionIndex {
     this.sorted = [];
   }
 
+  /** Removes and returns the entries that started before `ms`: a prefix of the sorted order, so no scan. */
+  removeBefore(ms: number): IndexEntry[] {
+    const removed = this.sorted.splice(0, this.lowerBound(ms, Number.NEGATIVE_INFINITY));
+    for (const entry of removed) this.byId.delete(entry.executionId);
+    return removed;
+  }
+
   /** Matching entries, newest `startedAt` first, after `offset` and `limit`. */
   select(query: ExecutionQuery = {}): IndexEntry[] {
     const skip = count('offset', query.offset, 0);

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { ExecutionRecord, ExecutionStatus, ExecutionSummary } from '../../../kernel/contracts/records.js';
-import type { ExecutionQuery, ExecutionStore } from '../../../kernel/contracts/storage.js';
+import type { ExecutionMarkFilter, ExecutionQuery, ExecutionStore } from '../../../kernel/contracts/storage.js';
 import { ExecutionIndex, summaryOf, type IndexEntry } from './execution-index.js';
 import { Journal } from './journal.js';
 import { decodeOp, encodeClear, encodeDelete, encodePut, isObject } from './journal-ops.js';
+import { ownerMatches } from './mark-filter.js';
 import { SerialLock } from './serial-lock.js';
 import { worthCompacting, type JournalBacked, type StoreContext } from './store-context.js';
 
@@ -136,21 +137,39 @@ export class JsonExecutionStore implements ExecutionStore, JournalBacked {
     return removed;
   }
 
-  async markAll(from: ExecutionStatus[], to: ExecutionStatus, finishedAt: string): Promise<number> {
+  async markAll(from: ExecutionStatus[], to: ExecutionStatus, finishedAt: string, filter: ExecutionMarkFilter = {}): Promise<number> {
     this.ctx.gate.assertOpen();
     const wanted = new Set(from);
     const { changed, durable } = await this.lock.run(async () => {
       const targets = [...this.index.entries()].filter((entry) => wanted.has(entry.status));
       let durable = this.log.settled();
+      let changed = 0;
       for (let i = 0; i < targets.length; i += READ_SLICE) {
         for (const record of await this.load(targets.slice(i, i + READ_SLICE))) {
+          if (!ownerMatches(record, filter)) continue; // the owner is not in the index: checked on the full record
           durable = this.stage({ ...record, status: to, finishedAt }).durable;
+          changed += 1;
         }
       }
-      return { changed: targets.length, durable };
+      return { changed, durable };
     });
     await durable;
     return changed;
+  }
+
+  async deleteStartedBefore(cutoffIso: string): Promise<string[]> {
+    this.ctx.gate.assertOpen();
+    const cutoffMs = Date.parse(cutoffIso);
+    if (!Number.isFinite(cutoffMs)) throw new TypeError(`executions: cutoff must be an ISO timestamp, got ${JSON.stringify(cutoffIso)}`);
+    // Wrapped in an object, as in delete(): the lock is held only while the lines are appended.
+    const { ids, durable } = await this.lock.run(() => {
+      const removed = this.index.removeBefore(cutoffMs);
+      for (const entry of removed) this.log.append(encodeDelete(entry.executionId));
+      if (removed.length > 0) this.maybeCompact();
+      return { ids: removed.map((entry) => entry.executionId), durable: this.log.settled() };
+    });
+    await durable;
+    return ids;
   }
 
   private get log(): Journal {

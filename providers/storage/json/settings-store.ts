@@ -52,4 +52,11 @@ export class JsonSettingsStore implements SettingsStore, JournalBacked {
   delete(key: string): Promise<boolean> {
     return this.docs.delete(key);
   }
+
+  async keys(): Promise<string[]> {
+    this.ctx.gate.assertOpen();
+    const keys = [...this.docs.values()].filter((doc) => doc.value !== undefined).map((doc) => doc.id);
+    await this.docs.settled();
+    return keys;
+  }
 }

@@ -43,6 +43,10 @@ export class MongoSettingsStore implements SettingsStore {
     return this.ctx.gate.run(async () => (await this.collection.deleteOne({ _id: key })).deletedCount > 0);
   }
 
+  keys(): Promise<string[]> {
+    return this.ctx.gate.run(async () => (await this.collection.find({}, { projection: { _id: 1 } }).toArray()).map((row) => String(row._id)));
+  }
+
   private async swap<V>(key: string, change: (current: V | undefined) => V): Promise<V> {
     for (let attempt = 0; ; attempt += 1) {
       const row = await this.collection.findOne({ _id: key }, { projection: { json: 1, _rev: 1 } });

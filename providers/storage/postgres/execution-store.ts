@@ -1,8 +1,9 @@
 import type { ExecutionRecord, ExecutionStatus, ExecutionSummary } from '../../../kernel/contracts/records.js';
-import type { ExecutionQuery, ExecutionStore } from '../../../kernel/contracts/storage.js';
+import type { ExecutionMarkFilter, ExecutionQuery, ExecutionStore } from '../../../kernel/contracts/storage.js';
 import type { Database, Queryable } from './database.js';
 import { EXECUTION_COLUMNS, NEWEST_FIRST, executionRow, executionSql, summaryOf } from './execution-query.js';
 import { assertKeyed, checkChanged, encode } from './json-doc.js';
+import { markWhere } from './mark-filter.js';
 
 const NAME = 'executions';
 const values = EXECUTION_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
@@ -69,10 +70,11 @@ export class PgExecutionStore implements ExecutionStore {
   }
 
   /** One transaction: the matching rows are locked, rewritten in JS (the doc stays exact JSON) and updated in one statement. */
-  markAll(from: ExecutionStatus[], to: ExecutionStatus, finishedAt: string): Promise<number> {
+  async markAll(from: ExecutionStatus[], to: ExecutionStatus, finishedAt: string, filter: ExecutionMarkFilter = {}): Promise<number> {
+    const { where, params } = markWhere(from, filter);
     return this.db.transaction(async (client) => {
       // Locked in one order, so two instances recovering at once cannot deadlock.
-      const { rows } = await client.query<{ doc: ExecutionRecord }>('SELECT doc FROM executions WHERE status = ANY($1::text[]) ORDER BY execution_id FOR UPDATE', [from]);
+      const { rows } = await client.query<{ doc: ExecutionRecord }>(`SELECT doc FROM executions WHERE ${where} ORDER BY execution_id FOR UPDATE`, params);
       if (rows.length === 0) return 0;
       const ids: string[] = [];
       const summaries: string[] = [];
@@ -86,6 +88,16 @@ export class PgExecutionStore implements ExecutionStore {
       await client.query(MARK, [to, ids, summaries, docs]);
       return rows.length;
     });
+  }
+
+  /** One statement, a range scan of the started_at index. */
+  async deleteStartedBefore(cutoffIso: string): Promise<string[]> {
+    const cutoffMs = Date.parse(cutoffIso);
+    if (!Number.isFinite(cutoffMs)) throw new TypeError(`executions: cutoff must be an ISO timestamp, got ${JSON.stringify(cutoffIso)}`);
+    const { rows } = await this.db.query<{ execution_id: string }>(
+      'DELETE FROM executions WHERE started_at < $1 RETURNING execution_id', [new Date(cutoffMs).toISOString()],
+    );
+    return rows.map((row) => row.execution_id);
   }
 
   private async select<R extends Record<string, unknown>>(column: 'doc' | 'summary', query?: ExecutionQuery): Promise<R[]> {

@@ -43,4 +43,9 @@ export class PgSettingsStore implements SettingsStore {
     const { rowCount } = await this.db.query('DELETE FROM settings WHERE key = $1', [key]);
     return (rowCount ?? 0) > 0;
   }
+
+  async keys(): Promise<string[]> {
+    const { rows } = await this.db.query<{ key: string }>('SELECT key FROM settings');
+    return rows.map((row) => row.key);
+  }
 }

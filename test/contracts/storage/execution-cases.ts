@@ -202,5 +202,31 @@ export function executionCases(current: CurrentHarness): void {
       assert.equal(await executions().count({ status: 'interrupted' }), 2);
       assert.equal(await executions().markAll(['queued', 'running'], 'interrupted', finishedAt), 0);
     });
+
+    it('markAll with an instance filter changes only the records of that instance, or (null) of no instance', async () => {
+      const a1 = makeExecution({ status: 'running', instanceId: 'instance-a', startedAt: at(1) });
+      const a5 = makeExecution({ status: 'queued', instanceId: 'instance-a', startedAt: at(5) });
+      const aDone = makeExecution({ status: 'success', instanceId: 'instance-a', startedAt: at(2) });
+      const b1 = makeExecution({ status: 'running', instanceId: 'instance-b', startedAt: at(1) });
+      const none = makeExecution({ status: 'running', startedAt: at(3) });
+      await insertAll([a1, a5, aDone, b1, none]);
+      const finishedAt = at(60);
+      const interrupted = (record: ExecutionRecord) => ({ ...record, status: 'interrupted', finishedAt });
+      const mark = (instanceId: string | null) => executions().markAll(['queued', 'running'], 'interrupted', finishedAt, { instanceId });
+
+      assert.equal(await mark('instance-a'), 2);
+      assert.deepEqual(await executions().get(a1.executionId), interrupted(a1));
+      assert.deepEqual(await executions().get(a5.executionId), interrupted(a5));
+      assert.deepEqual(await executions().get(aDone.executionId), aDone, 'a finished record keeps its status');
+      assert.deepEqual(await executions().get(b1.executionId), b1, 'another instance\'s record is untouched');
+      assert.deepEqual(await executions().get(none.executionId), none);
+      assert.equal(await mark('instance-c'), 0);
+
+      assert.equal(await mark(null), 1, 'null selects the records that name no instance');
+      assert.deepEqual(await executions().get(none.executionId), interrupted(none));
+      assert.deepEqual(await executions().get(b1.executionId), b1);
+      assert.equal(await mark('instance-b'), 1);
+      assert.equal(await executions().count({ status: 'interrupted' }), 4);
+    });
   });
 }

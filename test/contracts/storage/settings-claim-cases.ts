@@ -72,6 +72,18 @@ export function settingsClaimCases(current: CurrentHarness): void {
       assert.equal(await settings().get('k'), undefined);
       assert.equal(await settings().get('other'), 'kept');
     });
+
+    it('keys lists every key holding a value, also after a reopen (optional member)', async (t) => {
+      if (!settings().keys) return t.skip('this provider does not implement the optional settings.keys()');
+      await settings().set('a', 1);
+      await settings().set('b', { nested: true });
+      await settings().update('c', () => null);
+      await settings().set('gone', 'x');
+      await settings().delete('gone');
+      assert.deepEqual((await settings().keys!()).sort(), ['a', 'b', 'c']);
+      await current().reopen();
+      assert.deepEqual((await settings().keys!()).sort(), ['a', 'b', 'c']);
+    });
   });
 
   describe('claims', () => {

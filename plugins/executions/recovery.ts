@@ -1,0 +1,69 @@
+import type { Logger } from '../../kernel/contracts/logger.js';
+import type { ExecutionStatus } from '../../kernel/contracts/records.js';
+import type { ExecutionMarkFilter, ExecutionStore } from '../../kernel/contracts/storage.js';
+import type { Instance } from '../../kernel/instance.js';
+
+/** How often the leases are looked at for instances that stopped without cleaning up (a crash, a lost host). */
+export const SWEEP_EVERY_MS = 30_000;
+
+const UNFINISHED: ExecutionStatus[] = ['queued', 'running'];
+
+export interface RecoveryDeps {
+  store: ExecutionStore;
+  instance: Pick<Instance, 'id' | 'dead' | 'forget'>;
+  logger: Logger;
+}
+
+/**
+ * Runs that can never finish become `interrupted`: those of this instance id left by an earlier process, those
+ * of instances whose lease has ended, and (at start-up) those that name no instance (written before instances
+ * were named). Runs of instances whose lease holds are theirs to finish: several instances share one history.
+ */
+export function createRecovery(deps: RecoveryDeps) {
+  const { store, instance } = deps;
+  const log = deps.logger;
+  const mark = (filter: ExecutionMarkFilter) => store.markAll(UNFINISHED, 'interrupted', new Date().toISOString(), filter);
+
+  /** The leftovers of instances whose lease has ended; then their leases go. Resolves to how many runs changed. */
+  async function sweep(): Promise<number> {
+    let changed = 0;
+    const dead = await instance.dead();
+    for (const gone of dead) {
+      const n = await mark({ instanceId: gone.id });
+      if (n > 0) log.warn({ interrupted: n, instance: gone.id, host: gone.lease.host, reason: gone.reason }, 'executions of an instance that stopped are now interrupted');
+      changed += n;
+    }
+    await instance.forget(dead.map((gone) => gone.id));
+    return changed;
+  }
+
+  return {
+    sweep,
+
+    /** Before this process queues anything (see the plugin): every run of this instance id is an earlier process's. */
+    async atStartup(): Promise<number> {
+      const own = await mark({ instanceId: instance.id });
+      const unnamed = await mark({ instanceId: null });
+      const changed = own + unnamed + (await sweep());
+      if (changed > 0) log.warn({ interrupted: changed }, 'executions left queued or running by an earlier stop are now interrupted');
+      else log.info({ interrupted: 0 }, 'no execution was left queued or running');
+      return changed;
+    },
+
+    /** Sweeps every `everyMs` until the returned function is called; a failed sweep is logged and tried again. */
+    every(everyMs = SWEEP_EVERY_MS): () => void {
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        sweep()
+          .catch((error: unknown) => log.warn({ err: error }, 'sweeping the executions of stopped instances failed; retrying'))
+          .finally(() => { running = false; });
+      }, everyMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+}
+
+export type Recovery = ReturnType<typeof createRecovery>;
