@@ -1,3 +1,4 @@
+import { STORAGE_CONTRACT_VERSION } from './storage.js';
 import type { KernelConfig } from '../config.js';
 import type { AiProvider } from './ai.js';
 import type { AuthProvider } from './auth.js';
@@ -22,7 +23,7 @@ export type Capability = keyof CapabilityInstances;
 
 /** The contract versions this kernel speaks; the registry refuses providers built for others. */
 export const CONTRACT_VERSIONS: Record<Capability, number> = {
-  storage: 1,
+  storage: STORAGE_CONTRACT_VERSION,
   auth: 1,
   browser: 1,
   ai: 1,

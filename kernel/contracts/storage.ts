@@ -8,7 +8,8 @@ import type {
   UserRecord,
 } from './records.js';
 
-export const STORAGE_CONTRACT_VERSION = 1;
+/** 2: `ExecutionStore.markAll` takes an owner filter and `deleteStartedBefore` exists (many instances, retention). */
+export const STORAGE_CONTRACT_VERSION = 2;
 
 /**
  * A keyed set of documents. Every method resolves only after the change is durable:

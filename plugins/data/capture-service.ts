@@ -12,6 +12,8 @@ import type { Capture, CaptureExtension, CaptureFilter, Captures } from './decor
 export const CAPTURE_URL_PREFIX = '/api/data/captures/';
 /** Temporary files start with a dot, which no capture name can. */
 const TEMP_PREFIX = '.tmp-';
+/** A temporary file untouched this long was left by a crash (a copy or write takes well under a second). */
+const TEMP_STALE_MS = 60_000;
 /** Executions whose next number is remembered; older ones are probed again from 1. */
 const REMEMBERED = 1000;
 // Where the platform has it, a symbolic link planted in the folder is refused instead of followed.
@@ -237,9 +239,14 @@ export async function createCaptureService(dataDir: string, logger: Logger): Pro
 
     async sweep() {
       let removed = 0;
+      // Another instance sharing the captures volume may be writing one right now: only stale ones are debris.
+      const staleBefore = Date.now() - TEMP_STALE_MS;
       for (const entry of await fsp.readdir(dir)) {
         if (!entry.startsWith(TEMP_PREFIX)) continue;
-        await fsp.rm(path.join(dir, entry), { force: true });
+        const file = path.join(dir, entry);
+        const stat = await fsp.stat(file).catch(() => undefined);
+        if (!stat || stat.mtimeMs >= staleBefore) continue;
+        await fsp.rm(file, { force: true });
         removed += 1;
       }
       return removed;

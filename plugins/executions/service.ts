@@ -1,16 +1,12 @@
 import type { ExecutionQuery } from '../../kernel/contracts/storage.js';
 import type { ExecutionRecord, ExecutionSummary } from '../../kernel/contracts/records.js';
 import { Errors } from '../../kernel/errors.js';
+import { withoutOwner } from '../../kernel/execution-owner.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { Captures } from '../data/index.js';
 
 export type ExecutionService = ReturnType<typeof createExecutionService>;
 
-/** The owning instance is internal (recovery, schedules): answers leave it out. */
-function withoutOwner(record: ExecutionRecord): ExecutionRecord {
-  const { instanceId: _owner, ...rest } = record;
-  return rest;
-}
 
 /** Execution history without HTTP: reading and deleting (with the capture files). Recovery: recovery.ts. */
 export function createExecutionService(services: KernelServices, captures: Captures) {

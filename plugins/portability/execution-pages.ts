@@ -1,5 +1,6 @@
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
 import type { ExecutionQuery, ExecutionStore } from '../../kernel/contracts/storage.js';
+import { withoutOwner } from '../../kernel/execution-owner.js';
 
 /** Records read per storage call: bounds the export's memory whatever the history holds. */
 export const PAGE_SIZE = 500;
@@ -27,7 +28,7 @@ export async function* executionRecords(
   let offset = 0;
   for (;;) {
     const page = await store.list({ ...filter, to, limit: pageSize, offset });
-    yield* page;
+    yield* page.map(withoutOwner);
     if (page.length < pageSize) return;
     const lastMs = startMs(page[page.length - 1]!.startedAt);
     const ties = page.filter((record) => startMs(record.startedAt) === lastMs).length;

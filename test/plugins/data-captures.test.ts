@@ -181,16 +181,22 @@ describe('data: listing and serving captures', () => {
 });
 
 describe('data: start-up', () => {
-  it('removes temporary files a crash left in the captures folder, and keeps the captures', async () => {
+  it('removes stale temporary files a crash left in the captures folder, and keeps the captures and fresh ones', async () => {
     const dir = await makeTempDir();
     try {
       const first = await startService({}, dir);
       const kept = await first.service.app.captures.save('exec_k', PNG, 'png');
-      await fs.writeFile(path.join(first.service.app.captures.dir, '.tmp-0123456789abcdef'), 'half a file');
+      const stale = path.join(first.service.app.captures.dir, '.tmp-0123456789abcdef');
+      await fs.writeFile(stale, 'half a file');
+      const longAgo = new Date(Date.now() - 5 * 60_000);
+      await fs.utimes(stale, longAgo, longAgo);
+      // Another instance on the same volume may be writing this one right now.
+      await fs.writeFile(path.join(first.service.app.captures.dir, '.tmp-fedcba9876543210'), 'being written');
       await first.close();
       const second = await startService({}, dir);
       try {
-        assert.deepEqual(await fs.readdir(second.service.app.captures.dir), [kept.name]);
+        assert.deepEqual((await fs.readdir(second.service.app.captures.dir)).sort(), ['.tmp-fedcba9876543210', kept.name]);
+        await fs.rm(path.join(second.service.app.captures.dir, '.tmp-fedcba9876543210'));
         assert.equal((await second.service.app.captures.save('exec_k', PNG, 'png')).name, 'exec_k_2.png');
       } finally {
         await second.close();
