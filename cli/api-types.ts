@@ -16,16 +16,10 @@ export interface TaskDetail extends TaskEntry {
   variables?: Record<string, unknown>;
 }
 
-/** An entry of `GET /api/executions/list`. */
-export interface ExecutionSummary {
-  executionId: string;
-  taskId: string;
-  taskName: string;
-  status: string;
-  trigger: string;
-  startedAt: string;
-  durationMs: number;
-}
+/** An entry of `GET /api/executions/list`: the kernel's record type, as the service answers it. */
+import type { ExecutionSummary } from '../kernel/contracts/records.js';
+
+export type { ExecutionSummary };
 
 export interface LogLine {
   at: string;

@@ -1,5 +1,4 @@
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { isEntryPoint } from '../kernel/entry-point.js';
 import type { CliCommand, CliIo } from './command.js';
 import { COMMANDS } from './command-list.js';
 import { ExitCode } from './exit-codes.js';
@@ -106,14 +105,5 @@ export async function cliMain(argv: readonly string[]): Promise<void> {
   process.exitCode = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env });
 }
 
-function isEntryPoint(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
 
-if (isEntryPoint()) await cliMain(process.argv.slice(2));
+if (isEntryPoint(import.meta.url)) await cliMain(process.argv.slice(2));

@@ -1,7 +1,6 @@
 import './runtime-tuned.js';
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
+import { isEntryPoint } from './entry-point.js';
 
 /**
  * Start-up: config -> registry -> providers -> plugins -> listen; graceful shutdown on signals. Resolves once
@@ -52,15 +51,4 @@ export function reportStartFailure(error: unknown): never {
   process.exit(1);
 }
 
-/** True when node was started on this file, false when it is imported. Links resolved (npm's bin links). */
-function isEntryPoint(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) main().catch(reportStartFailure);
+if (isEntryPoint(import.meta.url)) main().catch(reportStartFailure);
