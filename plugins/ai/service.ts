@@ -4,7 +4,6 @@ import type { CaptureTask, CapturedPage, PageCapture } from './decorators.js';
 import { SCRIPT_SYSTEM_PROMPT, acceptScript, scriptUserPrompt } from './script.js';
 import { acceptAnswer, acceptSelectorOn } from './selector/accept-selector.js';
 import { DEFAULT_HTML_BUDGET_CHARS, SELECTOR_SYSTEM_PROMPT, selectorUserPrompt } from './selector/prompt.js';
-import { reduceHtml } from './selector/reduce-html.js';
 
 export interface SelectorInput {
   task: CaptureTask;
@@ -51,6 +50,8 @@ export function createAiService(chain: AiChain, options: { htmlBudgetChars?: num
         throw Errors.AI_FAILED({ reason: `DOM extraction failed: ${messageOf(error)}` });
       }
       try {
+        // The HTML parser loads with the first generated selector, not with the service.
+        const { reduceHtml } = await import('./selector/reduce-html.js');
         const html = reduceHtml(page.html, budget);
         if (html === '') throw Errors.AI_FAILED({ reason: 'DOM extraction failed: the page has no content' });
         const answer = await chain.ask({

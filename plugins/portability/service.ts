@@ -53,7 +53,7 @@ export function createPortabilityService(services: KernelServices) {
       const format = EXPORT_FORMATS[name];
       const records = await firstPageRead(executionRecords(storage.executions, { taskId, status, from, to }));
       const source = Readable.from(records);
-      const stages = format.stages();
+      const stages = await format.stages();
       const streams: Array<Readable | Transform> = [source, ...stages];
       pipeline(streams, (error) => {
         // A client that goes away ends the pipeline early: that is not a failure of the export.
