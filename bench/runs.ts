@@ -1,6 +1,7 @@
 /**
  * `npm run bench:runs`: a six-action task against a local page, measured three ways in one run:
- *   1. baseline: a bare Playwright script, warm browser, fresh context per run, one run after another;
+ *   1. baseline: a bare Playwright script, warm browser, fresh context per run, one run after another (and, as
+ *      the machine's own ceiling for parallel runs, the same script 4 at a time);
  *   2. taskloom: `POST /api/tasks/{id}/api` on a spawned service (MAX_CONCURRENT_RUNS=4), one after another;
  *   3. taskloom: 20 runs at once (throughput against the sequential runs).
  * Then the service's memory (VmRSS of the node process, the browser not included) after 500 runs in all: 1 s after
@@ -15,6 +16,7 @@ import { startPagesServer } from '../test/support/pages-server.js';
 import { freePort, makeTempDir, mean, median, removeTempDir, spawnNode, waitHealthy, type NodeChild } from './support/children.js';
 import { buildService } from './support/runs-service.js';
 import { fmt, formatTable, verdict, type Row } from './support/report.js';
+import { machineUsage } from './support/cpu-usage.js';
 import { runBaseline } from './support/runs-baseline.js';
 import { benchTask, EXPECTED_DATA } from './support/runs-task.js';
 
@@ -92,22 +94,35 @@ async function main(): Promise<void> {
     say(`\n[1/4] baseline: bare Playwright, warm browser, fresh context per run (${WARMUPS} warm-up + ${SEQUENTIAL} runs)`);
     const baseline = await runBaseline(pages.origin, WARMUPS, SEQUENTIAL);
     const baseMedian = median(baseline.times);
-    say(`  median ${fmt.ms(baseMedian)}, mean ${fmt.ms(mean(baseline.times))}${baseline.failures ? `, ${baseline.failures} FAILED` : ''}`);
+    say(`  median ${fmt.ms(baseMedian)}, mean ${fmt.ms(mean(baseline.times))}, machine busy ${baseline.busyCores.toFixed(2)} cores`
+      + `${baseline.failures ? `, ${baseline.failures} FAILED` : ''}`);
+    // What the machine allows: the same bare script, CONCURRENCY runs at a time. A run that keeps u cores busy
+    // on its own can go at most cores / u times faster in parallel, whoever drives the browser.
+    const baseParallel = await runBaseline(pages.origin, WARMUPS, BURST, CONCURRENCY);
+    const baseSpeedup = (baseParallel.times.length / baseParallel.wallMs) / (baseline.times.length / baseline.wallMs);
+    say(`  ${CONCURRENCY} at a time: ${(baseParallel.times.length / (baseParallel.wallMs / 1000)).toFixed(2)} runs/s, ${baseSpeedup.toFixed(2)}x sequential,`
+      + ` machine busy ${baseParallel.busyCores.toFixed(2)} of ${os.cpus().length} cores${baseParallel.failures ? `, ${baseParallel.failures} FAILED` : ''}`);
 
     say(`\n[2/4] taskloom (${USE_TSX ? 'tsx loader' : 'built, as npm start'}, engine ${ENGINE}): POST /api/tasks/{id}/api, one after another`
       + ` (${WARMUPS} warm-up + ${SEQUENTIAL} runs, MAX_CONCURRENT_RUNS=${CONCURRENCY})`);
     svc = await startTaskloom(pages.origin);
     await runMany(svc, WARMUPS, 1);
+    const sequentialUsage = machineUsage();
     const sequential = await runMany(svc, SEQUENTIAL, 1);
+    const sequentialBusy = sequentialUsage.stop();
     const seqMedian = median(sequential.times);
     const seqThroughput = sequential.times.length / (sequential.wallMs / 1000);
-    say(`  median ${fmt.ms(seqMedian)}, mean ${fmt.ms(mean(sequential.times))}, ${seqThroughput.toFixed(2)} runs/s`
+    say(`  median ${fmt.ms(seqMedian)}, mean ${fmt.ms(mean(sequential.times))}, ${seqThroughput.toFixed(2)} runs/s,`
+      + ` machine busy ${sequentialBusy.toFixed(2)} cores (at most ${(os.cpus().length / sequentialBusy).toFixed(2)}x in parallel)`
       + `${sequential.failures ? `, ${sequential.failures} FAILED` : ''}`);
 
     say(`\n[3/4] taskloom: ${BURST} runs at once (MAX_CONCURRENT_RUNS=${CONCURRENCY})`);
+    const burstUsage = machineUsage();
     const burst = await runMany(svc, BURST, BURST);
+    const burstBusy = burstUsage.stop();
     const burstThroughput = burst.times.length / (burst.wallMs / 1000);
-    say(`  ${fmt.ms(burst.wallMs)} for ${BURST}: ${burstThroughput.toFixed(2)} runs/s, median answer ${fmt.ms(median(burst.times))}`
+    say(`  ${fmt.ms(burst.wallMs)} for ${BURST}: ${burstThroughput.toFixed(2)} runs/s, median answer ${fmt.ms(median(burst.times))},`
+      + ` machine busy ${burstBusy.toFixed(2)} of ${os.cpus().length} cores`
       + `${burst.failures ? `, ${burst.failures} FAILED` : ''}`);
 
     const done = WARMUPS + SEQUENTIAL + BURST;
@@ -136,6 +151,10 @@ async function main(): Promise<void> {
       {
         metric: `throughput, ${BURST} at once`, value: `${burstThroughput.toFixed(2)} runs/s`, target: '>= 2.5x sequential',
         baseline: `${seqThroughput.toFixed(2)} runs/s`, ratio: fmt.ratio(speedup), result: verdict(speedup >= 2.5, burst.failures > 0),
+      },
+      {
+        metric: `bare Playwright, ${CONCURRENCY} at a time`, value: `${fmt.ratio(baseSpeedup)} sequential`, target: '(the machine\'s ceiling)',
+        baseline: `${fmt.ratio(os.cpus().length / baseline.busyCores)} (cores / busy)`, ratio: '-', result: '-',
       },
       {
         metric: `service RSS 1 s after ${MEMORY_RUNS} runs`, value: `${rssAtOnce.toFixed(1)} MB`, target: '(shown)', baseline: '-',
