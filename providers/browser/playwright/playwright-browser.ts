@@ -14,7 +14,7 @@ export async function launchPlaywright(options: BrowserLaunchOptions, ffmpegPath
   }
   const launched = await launchChromium(options);
   try {
-    const pipe = new DevToolsPipe(launched.pipe.toBrowser, launched.pipe.fromBrowser);
+    const pipe = new DevToolsPipe(launched.pipe.toBrowser, launched.pipe.fromBrowser, 'object');
     const browser = await chromium.connectOverCDP(pipe, { timeout: options.timeoutMs });
     return playwrightHandle(browser, ffmpegPath, launched, launched.wsEndpoint);
   } catch (error) {

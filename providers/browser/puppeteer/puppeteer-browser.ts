@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer';
 import type { BrowserHandle, BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
+import { DevToolsPipe } from '../shared/devtools-pipe.js';
 import { launchChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPuppeteerContext } from './puppeteer-context.js';
 
@@ -24,7 +25,10 @@ export async function launchPuppeteer(
   const launched = await launchChromium(options);
   try {
     const browser = await withTimeout(
-      puppeteer.connect({ browserWSEndpoint: launched.wsEndpoint, defaultViewport: null }),
+      puppeteer.connect({
+        transport: new DevToolsPipe<string>(launched.pipe.toBrowser, launched.pipe.fromBrowser, 'text'),
+        defaultViewport: null,
+      }),
       options.timeoutMs,
       'connecting to Chromium',
     );
@@ -113,7 +117,8 @@ function puppeteerHandle(
   };
   browser.on('disconnected', onGone);
   void launched?.exited.then(onGone);
-  const endpoint = browser.wsEndpoint();
+  // Over the pipe Puppeteer knows no URL: the launched browser's loopback DevTools URL serves the relay.
+  const endpoint = launched?.wsEndpoint ?? browser.wsEndpoint();
 
   return {
     pid: launched?.pid,

@@ -4,15 +4,20 @@ import type { Readable, Writable } from 'node:stream';
  * The DevTools protocol over the pipe of `--remote-debugging-pipe` (Chromium reads fd 3, writes fd 4): one
  * JSON message per NUL-terminated chunk. Driving a local browser this way skips the WebSocket's framing and
  * its per-message compression, which the engines' WebSocket clients negotiate and which cost about a fifth of
- * the service's CPU per run. Messages are delivered on a later tick, in order.
+ * the service's CPU per run. Messages are delivered on a later tick, in order: parsed objects (Playwright's
+ * transport interface) or, with `text`, the JSON text itself (Puppeteer's).
  */
-export class DevToolsPipe {
-  onmessage?: (message: object) => void;
+export class DevToolsPipe<Message extends object | string = object> {
+  onmessage?: (message: Message) => void;
   private closeListener?: (reason?: string) => void;
   private pending: Buffer[] = [];
   private closed = false;
 
-  constructor(private readonly toBrowser: Writable, private readonly fromBrowser: Readable) {
+  constructor(
+    private readonly toBrowser: Writable,
+    private readonly fromBrowser: Readable,
+    private readonly format: Message extends string ? 'text' : 'object',
+  ) {
     fromBrowser.on('data', (chunk: Buffer) => this.receive(chunk));
     fromBrowser.on('close', () => this.markClosed());
     // A browser that dies mid-write surfaces as `close`; the errors themselves say nothing more.
@@ -30,9 +35,9 @@ export class DevToolsPipe {
     if (listener && this.closed) listener('the browser closed its DevTools pipe');
   }
 
-  send(message: object): void {
+  send(message: Message): void {
     if (this.closed) throw new Error('the browser closed its DevTools pipe');
-    this.toBrowser.write(`${JSON.stringify(message)}\0`);
+    this.toBrowser.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\0`);
   }
 
   /** Ends the connection; Chromium quits when its pipe closes. */
@@ -53,7 +58,7 @@ export class DevToolsPipe {
       this.pending.push(chunk.subarray(start, end));
       const text = Buffer.concat(this.pending).toString('utf8');
       this.pending = [];
-      const message = JSON.parse(text) as object;
+      const message = (this.format === 'text' ? text : JSON.parse(text)) as Message;
       setImmediate(() => this.onmessage?.(message));
       start = end + 1;
       end = chunk.indexOf(0, start);
