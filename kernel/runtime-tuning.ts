@@ -10,8 +10,8 @@ import v8 from 'node:v8';
  *   straight to the old generation. V8's default lets the heap grow up to 4x what survived the last full
  *   collection before collecting again; 1.25x keeps the service near its live size (bench:runs measures it).
  *
- * An operator who sizes the heap (`--max-semi-space-size`, `--heap-growing-percent` in NODE_OPTIONS or on the
- * command line) keeps their choice. The entry point imports `./runtime-tuned.js` first, so the tuning holds
+ * An operator who sizes the heap (`--max-semi-space-size` in NODE_OPTIONS or on node's command line,
+ * `--heap-growing-percent` on the command line: node refuses it in NODE_OPTIONS) keeps their choice. The entry point imports `./runtime-tuned.js` first, so the tuning holds
  * before the rest of the service loads: V8 never shrinks a young generation that already grew while loading.
  */
 const TUNING: ReadonlyArray<{ flag: string; chosenBy: RegExp }> = [
