@@ -3,7 +3,7 @@ import { chromium, type Browser } from 'playwright';
 import type { BrowserHandle, BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
 import { DevToolsPipe } from '../shared/devtools-pipe.js';
-import { launchChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
+import { driveLaunchedChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPlaywrightContext } from './playwright-context.js';
 
 /** Launches Chromium and drives it over the DevTools protocol, or connects to a remote browser. */
@@ -12,15 +12,11 @@ export async function launchPlaywright(options: BrowserLaunchOptions, ffmpegPath
     const { browser, cdp } = await connectRemote(options.wsEndpoint, options.timeoutMs);
     return playwrightHandle(browser, ffmpegPath, undefined, cdp ? options.wsEndpoint : undefined, !cdp);
   }
-  const launched = await launchChromium(options);
-  try {
+  return driveLaunchedChromium(options, async (launched) => {
     const pipe = new DevToolsPipe(launched.pipe.toBrowser, launched.pipe.fromBrowser, 'object');
     const browser = await chromium.connectOverCDP(pipe, { timeout: options.timeoutMs });
     return playwrightHandle(browser, ffmpegPath, launched, launched.wsEndpoint);
-  } catch (error) {
-    launched.kill();
-    throw error;
-  }
+  });
 }
 
 /** Playwright's downloaded Chromium, when one was installed (`npx playwright install chromium`). */

@@ -3,7 +3,7 @@ import puppeteer, { type Browser } from 'puppeteer';
 import type { BrowserHandle, BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
 import { DevToolsPipe } from '../shared/devtools-pipe.js';
-import { launchChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
+import { driveLaunchedChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPuppeteerContext } from './puppeteer-context.js';
 
 /**
@@ -22,8 +22,7 @@ export async function launchPuppeteer(
     await closeOrphans(browser, remoteContexts);
     return puppeteerHandle(browser, ffmpegPath, undefined, remoteContexts);
   }
-  const launched = await launchChromium(options);
-  try {
+  return driveLaunchedChromium(options, async (launched) => {
     const browser = await withTimeout(
       puppeteer.connect({
         transport: new DevToolsPipe<string>(launched.pipe.toBrowser, launched.pipe.fromBrowser, 'text'),
@@ -33,10 +32,7 @@ export async function launchPuppeteer(
       'connecting to Chromium',
     );
     return puppeteerHandle(browser, ffmpegPath, launched);
-  } catch (error) {
-    launched.kill();
-    throw error;
-  }
+  });
 }
 
 /** Puppeteer's downloaded Chrome, when one was installed (.puppeteerrc.cjs skips the download). */

@@ -121,3 +121,14 @@ export async function launchChromium(options: BrowserLaunchOptions): Promise<Lau
     throw error;
   }
 }
+
+/** Launches Chromium and hands it to `drive` (an engine connecting to it); a browser the engine fails to take is killed. */
+export async function driveLaunchedChromium<T>(options: BrowserLaunchOptions, drive: (launched: LaunchedChromium) => Promise<T>): Promise<T> {
+  const launched = await launchChromium(options);
+  try {
+    return await drive(launched);
+  } catch (error) {
+    launched.kill();
+    throw error;
+  }
+}

@@ -2,32 +2,9 @@
 
 export interface User { id?: string; name: string; email: string }
 
-export interface Action {
-  id?: string;
-  type: string;
-  selector?: string;
-  value?: string;
-  key?: string;
-  varName?: string;
-  timeoutMs?: number;
-  disabled?: boolean;
-}
-
-export interface Schedule {
-  enabled: boolean;
-  frequency?: 'interval' | 'hourly' | 'daily' | 'weekly' | 'monthly';
-  intervalMinutes?: number;
-  hour?: number;
-  minute?: number;
-  daysOfWeek?: number[];
-  dayOfMonth?: number;
-  cron?: string;
-  timezone?: string;
-  lastRun?: string | null;
-  lastRunStatus?: string | null;
-  lastRunDurationMs?: number | null;
-  nextRun?: number | null;
-}
+// The task shapes are the kernel's own records (types only: nothing of the kernel reaches the bundle).
+export type { Action, Schedule } from '../../../kernel/contracts/records.js';
+import type { Action, Schedule } from '../../../kernel/contracts/records.js';
 
 export interface OutputTarget { credentialId: string; tableId: string | number; onError?: 'ignore' | 'fail' }
 
