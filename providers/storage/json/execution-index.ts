@@ -30,6 +30,28 @@ export function summaryOf(source: ExecutionSummary): ExecutionSummary {
   return { executionId, taskId, taskName, status, trigger, startedAt, durationMs };
 }
 
+/**
+ * A new index entry, written out field by field: every entry then shares one hidden class. Built by object
+ * spread, V8 gave each of them its own (about 400 bytes apiece: 38 MB at 100,000 executions).
+ */
+function newEntry(record: ExecutionRecord, startedAtMs: number, seq: number, location: Location): IndexEntry {
+  return {
+    executionId: record.executionId,
+    taskId: record.taskId,
+    taskName: record.taskName,
+    status: record.status,
+    trigger: record.trigger,
+    startedAt: record.startedAt,
+    durationMs: record.durationMs,
+    startedAtMs,
+    seq,
+    offset: location.offset,
+    length: location.length,
+    pending: location.pending,
+    token: location.token,
+  };
+}
+
 function toMs(iso: unknown): number {
   const ms = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
   return Number.isFinite(ms) ? ms : 0;
@@ -86,13 +108,13 @@ export class ExecutionIndex {
     const resort = entry !== undefined && entry.startedAtMs !== startedAtMs && !this.bulk;
     if (entry && resort) this.unsort(entry);
     if (!entry) {
-      entry = { ...summaryOf(record), startedAtMs, seq: this.nextSeq++, ...location };
+      entry = newEntry(record, startedAtMs, this.nextSeq++, location);
       this.byId.set(entry.executionId, entry);
       if (!this.bulk) this.insertSorted(entry);
       return entry;
     }
     Object.assign(entry, summaryOf(record), { startedAtMs }, location);
-    if (!location.pending) delete entry.pending;
+    if (!location.pending) entry.pending = undefined;
     if (resort) this.insertSorted(entry);
     return entry;
   }

@@ -186,7 +186,8 @@ export class JsonExecutionStore implements ExecutionStore, JournalBacked {
     const entry = this.index.set(doc, { offset, length, pending: doc, token });
     durable.then(
       () => {
-        if (entry.token === token) delete entry.pending;
+        // Cleared, not deleted: deleting a property would give the entry a hidden class of its own.
+        if (entry.token === token) entry.pending = undefined;
       },
       () => undefined,
     );
