@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { RunResult } from '../../kernel/http/run-result-schema.js';
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'success', 'error', 'timeout', 'cancelled', 'interrupted'] as const;
 export const EXECUTION_TRIGGERS = ['api', 'schedule', 'dashboard'] as const;
@@ -26,17 +27,6 @@ const LogLine = Type.Object({
   actionIndex: Type.Optional(Type.Integer()),
 }, { additionalProperties: true });
 
-/** decisions.md "Runs and executions"; open, since `data` is whatever the task extracted. */
-const Result = Type.Object({
-  data: Type.Optional(Type.Unknown()),
-  finalUrl: Type.Optional(Type.String()),
-  title: Type.Optional(Type.String()),
-  captures: Type.Optional(Type.Array(Type.String(), { description: 'capture names' })),
-  error: Type.Optional(Type.Object({
-    message: Type.String(),
-    actionIndex: Type.Optional(Type.Integer()),
-  }, { additionalProperties: true })),
-}, { additionalProperties: true });
 
 const summaryFields = {
   executionId: Type.String(),
@@ -52,7 +42,7 @@ const summaryFields = {
 export const Execution = Type.Object({
   ...summaryFields,
   finishedAt: Type.Optional(Type.String({ description: 'ISO 8601; absent while queued or running' })),
-  result: Result,
+  result: RunResult,
   logs: Type.Array(LogLine),
 }, { additionalProperties: true });
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { RunResult } from '../../kernel/http/run-result-schema.js';
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -12,16 +13,6 @@ export const RunBody = Type.Object({
 }, { additionalProperties: false });
 export type RunBodyInput = Static<typeof RunBody>;
 
-const Result = Type.Object({
-  data: Type.Optional(Type.Unknown()),
-  finalUrl: Type.Optional(Type.String()),
-  title: Type.Optional(Type.String()),
-  captures: Type.Optional(Type.Array(Type.String(), { description: 'capture names' })),
-  error: Type.Optional(Type.Object({
-    message: Type.String(),
-    actionIndex: Type.Optional(Type.Integer()),
-  })),
-}, { additionalProperties: true });
 
 /** The run result; also the body of the completion webhook. */
 export const RunAnswer = Type.Object({
@@ -29,7 +20,7 @@ export const RunAnswer = Type.Object({
   taskId: Type.String(),
   status: Type.String({ description: 'success | error | timeout | cancelled | interrupted' }),
   durationMs: Type.Number(),
-  result: Result,
+  result: RunResult,
 });
 
 /** The request header `POST /api/tasks/{id}/api` reads (RFC 7240). */
