@@ -5,7 +5,8 @@ import { collectionOf, type MongoContext } from './context.js';
 import { executionFields, executionFind } from './execution-query.js';
 import { KeyedLock } from './keyed-lock.js';
 import { ownerMatches } from './mark-filter.js';
-import { assertKeyed, encode, type Stored } from './stored.js';
+import { assertKeyed, encode } from '../shared/json-document.js';
+import type { Stored } from './stored.js';
 import { casUpdate, putStored } from './writes.js';
 
 const NAME = 'executions';

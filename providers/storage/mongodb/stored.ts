@@ -13,9 +13,6 @@ export interface Stored extends Document {
   seq?: number;
 }
 
-// The exact-JSON helpers live in ../shared; execution-store.ts still imports them from here.
-export { assertKeyed, checkChanged, encode, isObject } from '../shared/json-document.js';
-
 /** True for a duplicate-key write error. */
 export function isDuplicateKey(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 11000;

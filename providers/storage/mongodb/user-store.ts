@@ -7,9 +7,6 @@ import type { MongoContext } from './context.js';
 import { MongoDocuments } from './document-collection.js';
 import { isDuplicateKey } from './stored.js';
 
-/** What `emailLower` holds beside each user (read by the index tests). */
-export { emailLowerOf };
-
 /** The singleton that makes insertFirst single: `{ _id: 'first-user', userId, atMs }` in `guards`. */
 interface Guard {
   _id: string;

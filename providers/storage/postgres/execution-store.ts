@@ -2,7 +2,7 @@ import type { ExecutionRecord, ExecutionStatus, ExecutionSummary } from '../../.
 import type { ExecutionMarkFilter, ExecutionQuery, ExecutionStore } from '../../../kernel/contracts/storage.js';
 import type { Database, Queryable } from './database.js';
 import { EXECUTION_COLUMNS, NEWEST_FIRST, executionRow, executionSql, summaryOf } from './execution-query.js';
-import { assertKeyed, checkChanged, encode } from './json-doc.js';
+import { assertKeyed, checkChanged, encode } from '../shared/json-document.js';
 import { markWhere } from './mark-filter.js';
 
 const NAME = 'executions';

@@ -4,7 +4,7 @@ import { claimPipeline } from '../../../providers/storage/mongodb/claim-store.js
 import { NEWEST_FIRST, executionFields, executionFind } from '../../../providers/storage/mongodb/execution-query.js';
 import { INDEXES } from '../../../providers/storage/mongodb/indexes.js';
 import { parseMongoUrl, scrub } from '../../../providers/storage/mongodb/mongo-url.js';
-import { emailLowerOf } from '../../../providers/storage/mongodb/user-store.js';
+import { emailLowerOf } from '../../../providers/storage/shared/user-email.js';
 import { at, makeExecution, makeUser } from '../../contracts/storage/harness.js';
 
 /** Pure pieces of the MongoDB provider: they run without a server. */
