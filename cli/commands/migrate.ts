@@ -1,22 +1,8 @@
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ConfigError, loadConfig, type KernelConfig } from '../../kernel/config.js';
-import type { Logger } from '../../kernel/contracts/logger.js';
-import type { ProviderContext } from '../../kernel/contracts/provider.js';
-import type { StorageProvider } from '../../kernel/contracts/storage.js';
-import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../kernel/instance-lease.js';
-import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
-import { Registry } from '../../kernel/registry.js';
-import { MIGRATED_STORES, MigrationError, migrateStore, type MigrationReport, type TargetPolicy } from '../../kernel/storage-migration.js';
-import type { CliCommand, CliIo } from '../command.js';
+import type { TargetPolicy } from '../../kernel/storage-migration.js';
+import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
-import { CliFailure, UsageError } from '../failure.js';
+import { UsageError } from '../failure.js';
 import { integerOption, parseOptions } from '../options.js';
-import { formatDuration, formatTable } from '../table.js';
-
-/** The built-in providers, found as kernel/server.ts finds them; third-party ones come from TASKLOOM_MODULES. */
-const BUILT_IN_PROVIDERS = new URL('../../providers/index.js', import.meta.url).href;
 
 const HELP = `Usage: taskloom migrate --to postgres|mongodb [options]
 
@@ -67,116 +53,8 @@ export const command: CliCommand = {
     if (values.merge && values.force) throw new UsageError('--merge and --force exclude each other');
     const target: TargetPolicy = values.force ? 'replace' : values.merge ? 'merge' : 'refuse';
     const pageSize = integerOption('page-size', values['page-size'], 1, 5000);
-    const { source, destination } = configs(io.env, values.to, values);
-    const storeDir = path.join(source.dataDir, 'store');
-    if (!existsSync(storeDir)) {
-      throw new UsageError(`no JSON store in ${source.dataDir} (looked for ${storeDir}): pass --data-dir or set DATA_DIR`);
-    }
-    return migrate(io, source, destination, target, pageSize);
+    // Loaded here: the kernel's storage machinery is only needed by this command.
+    const { runMigration } = await import('../migrate/run-migration.js');
+    return runMigration(io, values.to, values, target, pageSize);
   },
 };
-
-/** The source (STORAGE=json) and target configurations: the environment, overridden by the options. */
-function configs(env: NodeJS.ProcessEnv, to: 'postgres' | 'mongodb', values: Record<string, string | boolean | undefined>) {
-  const overrides = (storage: string): NodeJS.ProcessEnv => ({
-    ...env,
-    STORAGE: storage,
-    ...(values['data-dir'] !== undefined ? { DATA_DIR: String(values['data-dir']) } : {}),
-    ...(values['database-url'] !== undefined ? { DATABASE_URL: String(values['database-url']) } : {}),
-    ...(values['mongodb-url'] !== undefined ? { MONGODB_URL: String(values['mongodb-url']) } : {}),
-  });
-  try {
-    return { source: loadConfig(overrides('json')), destination: loadConfig(overrides(to)) };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    const option = to === 'postgres' ? '--database-url' : '--mongodb-url';
-    throw new UsageError(`${error.message} (pass ${option} or set it in the environment)`);
-  }
-}
-
-async function migrate(io: CliIo, source: KernelConfig, destination: KernelConfig, target: TargetPolicy, pageSize?: number): Promise<number> {
-  const registry = new Registry();
-  await registry.load([BUILT_IN_PROVIDERS, ...source.modules]);
-  const stop = new AbortController();
-  const guard = createOutboundGuard({ allowPrivateNetworks: source.allowPrivateNetworks });
-  const outbound = { guard, client: createOutboundClient(guard) };
-  const logger = stderrLogger(io);
-  const context = (config: KernelConfig): ProviderContext => ({ config, logger, dataDir: config.dataDir, outbound, signal: stop.signal });
-  const where = describeTarget(destination);
-  const onSignal = () => stop.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  let from: StorageProvider | undefined;
-  let to: StorageProvider | undefined;
-  try {
-    from = await registry.provider('storage', 'json').create(context(source));
-    await refuseWhileServing(from, source.dataDir);
-    io.stderr.write(`connecting to ${where}\n`);
-    to = await registry.provider('storage', destination.storage).create(context(destination));
-    const report = await migrateStore({
-      from, to, target, pageSize, signal: stop.signal, sourceId: `json:${source.dataDir}`,
-      onProgress: ({ store, done, total }) => io.stderr.write(`${store}: ${done}/${total}\n`),
-    });
-    io.stdout.write(summary(report, source.dataDir, where));
-    return ExitCode.ok;
-  } catch (error) {
-    if (error instanceof CliFailure) throw error;
-    const message = stop.signal.aborted
-      ? 'interrupted: nothing is lost; run the same command again to resume'
-      : error instanceof Error ? error.message : String(error);
-    io.stderr.write(`taskloom migrate: ${error instanceof MigrationError || stop.signal.aborted ? '' : 'the migration stopped: '}${message}\n`);
-    return ExitCode.failed;
-  } finally {
-    process.off('SIGINT', onSignal);
-    await Promise.allSettled([from?.close(), to?.close(), outbound.client.close()]);
-  }
-}
-
-/** The JSON store is one process's: copying it while a service writes to it would miss its last writes. */
-async function refuseWhileServing(store: StorageProvider, dataDir: string): Promise<void> {
-  const leases = validLeases(await store.settings.get(INSTANCE_LEASES_KEY));
-  const viewer = currentViewer('taskloom-migrate');
-  for (const lease of Object.values(leases)) {
-    if (lease.host === os.hostname() && leaseEnd(lease, viewer) === undefined) {
-      throw new CliFailure(`a taskloom service (pid ${lease.pid}) is running on ${dataDir}: stop it, then migrate`, ExitCode.failed);
-    }
-  }
-}
-
-/** `postgres (postgres://taskloom:***@db:5432/taskloom)`: never the password. */
-function describeTarget(config: KernelConfig): string {
-  const url = config.storage === 'postgres' ? config.databaseUrl : config.mongodbUrl;
-  try {
-    const parsed = new URL(url ?? '');
-    if (parsed.password) parsed.password = '***';
-    parsed.search = '';
-    return `${config.storage} (${parsed.href})`;
-  } catch {
-    return config.storage;
-  }
-}
-
-function summary(report: MigrationReport, dataDir: string, where: string): string {
-  const rows = MIGRATED_STORES.map((store) => [store, String(report.counts[store].source), String(report.counts[store].target)]);
-  const headline = report.outcome === 'already-done'
-    ? `Nothing copied: the JSON store in ${dataDir} was already migrated to ${where} (finished ${report.finishedAt}). ` +
-      'Pass --merge to copy it again (records with the same id are replaced) or --force to start over.'
-    : `Migrated the JSON store in ${dataDir} to ${where} in ${formatDuration(report.durationMs)}; counts verified.`;
-  const notes = [
-    report.outcome === 'resumed' ? 'Resumed an interrupted migration from this data directory (records are written by id: nothing doubled).' : '',
-    report.merged ? 'The target held other data, which was kept.' : '',
-  ].filter(Boolean);
-  return `${headline}\n` +
-    formatTable(['store', 'source', 'target'], rows) +
-    [...notes, `Captures stay in ${path.join(dataDir, 'captures')}: start the service on the database with DATA_DIR=${dataDir}.`].join('\n') + '\n';
-}
-
-/** Providers' warnings and errors as plain lines on stderr; the rest is noise for a one-off command. */
-function stderrLogger(io: CliIo): Logger {
-  const write = (level: string) => (obj: unknown, msg?: string) => {
-    const detail = typeof obj === 'string' ? obj : (obj as { err?: Error } | undefined)?.err?.message;
-    io.stderr.write(`${level}: ${[msg, detail].filter(Boolean).join(': ')}\n`);
-  };
-  const quiet = () => undefined;
-  const logger: Logger = { fatal: write('error'), error: write('error'), warn: write('warning'), info: quiet, debug: quiet, trace: quiet, child: () => logger };
-  return logger;
-}
