@@ -3,6 +3,7 @@ import type { Logger } from '../../../kernel/contracts/logger.js';
 import { Errors, TaskloomError } from '../../../kernel/errors.js';
 import { answerWithin } from '../shared/answer-within.js';
 import { ClosingGate } from '../shared/closing-gate.js';
+import { fillDefaultUser } from './default-user.js';
 import { describeTarget, scrub, scrubError } from './redact.js';
 
 /** What both a pool and a checked-out client can do. */
@@ -53,6 +54,7 @@ export class Database {
       throw new TypeError(`postgres: schema must be a lower-case SQL name (letters, digits, _), got ${JSON.stringify(schema)}`);
     }
     this.target = describeTarget(url);
+    fillDefaultUser();
     this.calls = new ClosingGate(`the postgres store at ${this.target}`, (error) => this.translate(error));
     this.pool = new pg.Pool({
       connectionString: url,
