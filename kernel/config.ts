@@ -27,6 +27,8 @@ export interface KernelConfig {
    * over the defaults A, B `openai-compatible`, C `anthropic`, D `ollama`.
    */
   aiSlots: Record<'A' | 'B' | 'C' | 'D', string>;
+  /** LOW_MEMORY: V8 tuned for a small machine (see runtime-tuning.ts); applied before the config loads. */
+  lowMemory: boolean;
   useNovnc: boolean;
   novncPort: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -132,6 +134,11 @@ function instanceId(env: Env): string | undefined {
   return value;
 }
 
+/** LOW_MEMORY, read on its own: the entry point applies it before anything else loads (throws ConfigError). */
+export function lowMemoryRequested(env: Env = process.env): boolean {
+  return bool(env, 'LOW_MEMORY', false);
+}
+
 export function loadConfig(env: Env = process.env): KernelConfig {
   const storage = oneOf(env, 'STORAGE', ['json', 'postgres', 'mongodb'] as const, 'json');
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -165,6 +172,7 @@ export function loadConfig(env: Env = process.env): KernelConfig {
       C: url(env, 'PROVIDER_C_BASE_URL', web),
     },
     aiSlots: aiSlots(env),
+    lowMemory: lowMemoryRequested(env),
     useNovnc: bool(env, 'USE_NOVNC', false),
     novncPort: integer(env, 'NOVNC_PORT', 54311, 1, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

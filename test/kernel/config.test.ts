@@ -12,6 +12,7 @@ describe('configuration', () => {
     assert.equal(config.authDisabled, false);
     assert.equal(config.browserEngine, 'playwright');
     assert.equal(config.useNovnc, false);
+    assert.equal(config.lowMemory, false);
     assert.equal(config.novncPort, 54311);
     assert.equal(config.logLevel, 'info');
     assert.ok(config.maxConcurrentRuns >= 1);
@@ -32,6 +33,7 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ PROVIDER_A_BASE_URL: 'not a url' }, 'PROVIDER_A_BASE_URL'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ LOW_MEMORY: 'a little' }, 'LOW_MEMORY'],
   ];
   for (const [env, variable] of bad) {
     it(`stops on a bad ${variable} with one line naming it`, () => {
