@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { actionNumber } from '../../../kernel/action-label.js';
 import type { LogLine } from '../api/types';
 
 const time = (at: string) => {
@@ -25,7 +26,7 @@ export function LogView(props: { lines: LogLine[]; live?: boolean; label?: strin
         <div key={i} class={`log-line level-${line.level}`}>
           <time dateTime={line.at}>{time(line.at)}</time>
           <span class="level">{line.level}</span>
-          {line.actionIndex !== undefined && <span class="muted">#{line.actionIndex + 1}</span>}
+          {line.actionIndex !== undefined && <span class="muted">#{actionNumber(line.actionIndex)}</span>}
           <span class="message">{line.message}</span>
         </div>
       ))}

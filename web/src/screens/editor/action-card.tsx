@@ -1,3 +1,4 @@
+import { actionLabel, actionNumber } from '../../../../kernel/action-label.js';
 import type { Action } from '../../api/types';
 import { CheckField, Field } from '../../components/ui';
 import { actionSummary, specOf, type FieldSpec } from './action-types';
@@ -67,7 +68,7 @@ function FieldInput(props: { spec: FieldSpec; action: Action; onChange: (action:
 export function ActionCard(props: ActionCardProps) {
   const { action, index, count } = props;
   const spec = specOf(action.type);
-  const position = `action ${index + 1} of ${count}`;
+  const position = `${actionLabel(index)} of ${count}`;
   const titleId = `action-title-${action.id}`;
   const onKey = (event: KeyboardEvent) => {
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
@@ -83,7 +84,7 @@ export function ActionCard(props: ActionCardProps) {
           aria-label={`Reorder ${spec.label}, ${position}. Alt+Up or Alt+Down moves it.`} title="Drag, or press Alt+Up / Alt+Down">
           <span aria-hidden="true">⋮⋮</span>
         </button>
-        <span class="action-index" aria-hidden="true">{index + 1}</span>
+        <span class="action-index" aria-hidden="true">{actionNumber(index)}</span>
         <button type="button" class="action-title" id={titleId} aria-expanded={props.expanded} onClick={props.onToggle}>
           <strong>{spec.label}</strong>
           <span class="muted summary">{actionSummary(action) || spec.help}</span>

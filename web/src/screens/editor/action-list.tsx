@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { actionLabel } from '../../../../kernel/action-label.js';
 import type { Action } from '../../api/types';
 import { announce } from '../../components/dialogs';
 import { ActionCard } from './action-card';
@@ -34,7 +35,7 @@ export function ActionList(props: { actions: Action[]; onChange: (actions: Actio
     const action: Action = { id: newActionId(), type };
     props.onChange([...actions, action]);
     setExpanded((s) => new Set(s).add(action.id!));
-    announce(`${specOf(type).label} added as action ${actions.length + 1}`);
+    announce(`${specOf(type).label} added as ${actionLabel(actions.length)}`);
     focusLater(`[data-action-id="${action.id}"] .action-fields input, [data-action-id="${action.id}"] .action-fields textarea, [data-action-id="${action.id}"] .action-fields select`);
   };
 

@@ -1,3 +1,4 @@
+import { runErrorText } from '../../../../kernel/action-label.js';
 import type { Task } from '../../api/types';
 import { CaptureGrid } from '../../components/capture-grid';
 import { LogView } from '../../components/log-view';
@@ -33,7 +34,7 @@ export function RunPanel(props: { task: Task; run: RunState; onCancel: () => voi
       {(run.executionId || run.logs.length > 0) && <LogView lines={run.logs} live={active} label="Live run log" />}
       {error && (
         <div class="error-box" role="alert">
-          <strong>Run failed</strong>{error.actionIndex !== undefined && ` at action ${error.actionIndex + 1}`}: {error.message}
+          <strong>Run failed</strong>: {runErrorText(error)}
         </div>
       )}
       {run.answer && (

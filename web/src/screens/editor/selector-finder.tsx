@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { actionLabel } from '../../../../kernel/action-label.js';
 import { post } from '../../api/client';
 import type { SelectorCandidate, Task } from '../../api/types';
 import { Modal } from '../../components/dialogs';
@@ -42,7 +43,7 @@ export function SelectorFinder(props: { open: boolean; finder: 'highlight' | 'ai
     <Modal title="Find selector" open={props.open} onClose={props.onClose} wide>
       <p class="muted">
         {ai
-          ? `The AI generator replays the actions before action ${props.actionIndex + 1} and asks the configured providers for a selector.`
+          ? `The AI generator replays the actions before ${actionLabel(props.actionIndex)} and asks the configured providers for a selector.`
           : 'The inspector looks for the element on the page of the headful session (or opens the task URL).'}
         {' '}Change the method under Settings → Selector finder.
       </p>

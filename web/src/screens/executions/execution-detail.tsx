@@ -1,3 +1,4 @@
+import { runErrorText } from '../../../../kernel/action-label.js';
 import { del, get, query, seg } from '../../api/client';
 import type { Capture, Execution } from '../../api/types';
 import { CaptureGrid } from '../../components/capture-grid';
@@ -57,7 +58,7 @@ export function ExecutionDetail(props: { id: string }) {
           </dl>
           {e.result.error && (
             <div class="error-box" role="alert">
-              <strong>Error</strong>{e.result.error.actionIndex !== undefined && ` at action ${e.result.error.actionIndex + 1}`}: {e.result.error.message}
+              <strong>Error</strong>: {runErrorText(e.result.error)}
             </div>
           )}
           <h2>Result data</h2>
