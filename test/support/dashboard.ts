@@ -1,8 +1,9 @@
 // What every dashboard test in real Chromium shares: the browser, the built bundle, and a watch for page errors.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Page } from 'playwright';
+import { chromium, type Browser, type Page } from 'playwright';
 import { detectChromium } from '../../kernel/browser/index.js';
+import { ADMIN } from './service.js';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'];
 
@@ -35,4 +36,27 @@ export function watchProblems(page: Page, problems: string[]): void {
     if (status === 404 && /^\/api\/(headful|schedules|inspector|browser)\//.test(pathname)) return;
     problems.push(`${response.request().method()} ${pathname} answered ${status}`);
   });
+}
+
+export interface DashboardSession {
+  browser: Browser;
+  page: Page;
+  /** What `watchProblems` collected. */
+  problems: string[];
+}
+
+/** Launches Chromium, opens `path` on the service and logs in as ADMIN (who must exist); waits for `heading`. */
+export async function openDashboard(baseUrl: string, path: string, heading: string): Promise<DashboardSession> {
+  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 768 } });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  watchProblems(page, problems);
+  await page.goto(path);
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+  return { browser, page, problems };
 }

@@ -25,10 +25,12 @@ export interface RequestOptions {
   /** Do not tell the unauthorized listeners (the auth screens expect 401s). */
   quiet401?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `Prefer: respond-async`). */
+  headers?: Record<string, string>;
 }
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   let payload: string | undefined;
   if (body !== undefined) {
     headers['content-type'] = 'application/json';

@@ -12,84 +12,109 @@ export interface RunState {
   error?: unknown;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+interface Queued { executionId: string; taskId: string; status: ExecutionStatus }
 
-async function newestExecutionId(taskId: string): Promise<string | undefined> {
-  const list = await get<Execution[]>(`/api/executions${query({ taskId, limit: 1 })}`);
-  return list[0]?.executionId;
-}
+const UNFINISHED: ExecutionStatus[] = ['queued', 'running'];
+const RETRY_MS = 1000;
+/** Consecutive failed attempts to reach a run before the panel gives up on it (the run itself goes on). */
+const MAX_RETRIES = 30;
+
+const answerOf = (record: Execution): RunAnswer => ({
+  executionId: record.executionId, taskId: record.taskId, status: record.status, durationMs: record.durationMs ?? 0, result: record.result ?? {},
+});
 
 /**
- * Starts a run (`POST /api/tasks/{id}/api`, which answers only at the end), learns its execution id from the
- * newest execution of the task, and follows `GET /api/executions/{id}/events` until the result.
+ * Starts a run with `Prefer: respond-async` (202 with its execution id) and follows exactly that execution:
+ * `GET /api/executions/{id}/events` until `result`, reopened when it breaks. Cancel acts on that id only, never
+ * on another caller's run of the same task.
  */
 export function useRun() {
   const [state, setState] = useState<RunState>({ phase: 'idle', logs: [], captures: [] });
   const source = useRef<EventSource | null>(null);
-  const finished = useRef(false);
-  const closeStream = () => {
+  const retry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The execution being followed; events of any other (an earlier run, a late stream) are ignored.
+  const following = useRef<string | undefined>(undefined);
+  const stop = () => {
     source.current?.close();
     source.current = null;
+    clearTimeout(retry.current);
   };
-  useEffect(() => closeStream, []);
+  useEffect(() => () => { following.current = undefined; stop(); }, []);
 
   const finish = useCallback(async (answer: RunAnswer) => {
-    closeStream();
-    if (finished.current) return;
-    finished.current = true;
-    setState((s) => ({ ...s, phase: 'done', answer, status: answer.status, executionId: answer.executionId }));
+    if (following.current !== answer.executionId) return;
+    following.current = undefined;
+    stop();
+    const id = answer.executionId;
+    setState((s) => ({ ...s, phase: 'done', answer, status: answer.status, executionId: id }));
     const [captures, record] = await Promise.all([
-      get<Capture[]>(`/api/data/captures${query({ runId: answer.executionId })}`).catch(() => []),
-      get<Execution>(`/api/executions/${seg(answer.executionId)}`).catch(() => undefined),
+      get<Capture[]>(`/api/data/captures${query({ runId: id })}`).catch(() => []),
+      get<Execution>(`/api/executions/${seg(id)}`).catch(() => undefined),
     ]);
-    // The stored record holds every line, also those said before the stream was opened (or without one).
-    setState((s) => ({ ...s, captures, logs: record && record.logs.length >= s.logs.length ? record.logs : s.logs }));
+    // The stored record holds every line, also any said while the stream was being reopened.
+    setState((s) => (s.executionId !== id ? s : { ...s, captures, logs: record && record.logs.length >= s.logs.length ? record.logs : s.logs }));
   }, []);
 
-  const follow = useCallback((executionId: string) => {
-    closeStream();
+  const fail = (executionId: string, error: unknown) => {
+    if (following.current !== executionId) return;
+    following.current = undefined;
+    stop();
+    setState((s) => ({ ...s, phase: 'failed', error }));
+  };
+
+  // Declared with `function` so `follow` and `recover` can call each other.
+  function follow(executionId: string, failures = 0): void {
+    stop();
+    if (following.current !== executionId) return;
     const events = new EventSource(`/api/executions/${seg(executionId)}/events`);
     source.current = events;
+    const mine = () => following.current === executionId && source.current === events;
+    // Every (re)opened stream starts with all the lines so far.
+    events.onopen = () => { if (mine()) setState((s) => ({ ...s, logs: [] })); };
     events.addEventListener('log', (e) => {
+      if (!mine()) return;
       const line = JSON.parse((e as MessageEvent<string>).data) as LogLine;
       setState((s) => ({ ...s, logs: [...s.logs, line] }));
     });
     events.addEventListener('status', (e) => {
+      if (!mine()) return;
       const { status } = JSON.parse((e as MessageEvent<string>).data) as { status: ExecutionStatus };
-      setState((s) => ({ ...s, status }));
+      setState((s) => ({ ...s, status, phase: s.phase === 'starting' ? 'running' : s.phase }));
     });
-    events.addEventListener('result', (e) => void finish(JSON.parse((e as MessageEvent<string>).data) as RunAnswer));
-    // The stream ends after `result`; an error before it (endpoint missing, connection lost) leaves the run's own answer.
-    events.onerror = () => closeStream();
-  }, [finish]);
+    events.addEventListener('result', (e) => { if (mine()) void finish(JSON.parse((e as MessageEvent<string>).data) as RunAnswer); });
+    // Broken before `result` (connection lost, service restarted): ask for the record, then follow again.
+    events.onerror = () => { if (mine()) void recover(executionId, failures); };
+  }
+
+  async function recover(executionId: string, failures: number): Promise<void> {
+    stop();
+    try {
+      const record = await get<Execution>(`/api/executions/${seg(executionId)}`);
+      if (!UNFINISHED.includes(record.status)) return void finish(answerOf(record));
+      failures = 0;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return fail(executionId, error);
+      if (++failures >= MAX_RETRIES) return fail(executionId, error);
+    }
+    if (following.current === executionId) retry.current = setTimeout(() => follow(executionId, failures), RETRY_MS);
+  }
 
   const start = useCallback(async (taskId: string) => {
-    closeStream();
-    finished.current = false;
+    following.current = undefined;
+    stop();
     setState({ phase: 'starting', logs: [], captures: [] });
-    let before: string | undefined;
+    let answer: Queued | RunAnswer;
     try {
-      before = await newestExecutionId(taskId);
+      answer = await post<Queued | RunAnswer>(`/api/tasks/${seg(taskId)}/api`, {}, { headers: { prefer: 'respond-async' } });
     } catch (error) {
       return setState((s) => ({ ...s, phase: 'failed', error }));
     }
-    let answered = false;
-    const run = post<RunAnswer>(`/api/tasks/${seg(taskId)}/api`, {}).then(
-      (answer) => { answered = true; void finish(answer); },
-      (error: unknown) => { answered = true; closeStream(); setState((s) => ({ ...s, phase: 'failed', error })); },
-    );
-    for (let i = 0; i < 120 && !answered; i++) {
-      await sleep(i < 10 ? 150 : 500);
-      const newest = await newestExecutionId(taskId).catch(() => undefined);
-      if (newest && newest !== before) {
-        if (answered) break;
-        setState((s) => ({ ...s, phase: 'running', executionId: newest, status: s.status ?? 'queued' }));
-        follow(newest);
-        break;
-      }
-    }
-    await run;
-  }, [finish, follow]);
+    following.current = answer.executionId;
+    // A server that ignores the preference answers at the end, with the result.
+    if ('result' in answer) return void finish(answer);
+    setState((s) => ({ ...s, phase: 'running', executionId: answer.executionId, status: answer.status }));
+    follow(answer.executionId);
+  }, [finish]);
 
   const cancel = useCallback(async () => {
     if (!state.executionId) return;

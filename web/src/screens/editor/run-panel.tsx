@@ -23,8 +23,9 @@ export function RunPanel(props: { task: Task; run: RunState; onCancel: () => voi
           {run.answer && <span class="muted"> in {formatDuration(run.answer.durationMs)}</span>}
         </div>
         <div class="toolbar">
-          {run.executionId && !active && (
-            <a class="btn ghost" href={`/executions/${encodeURIComponent(run.executionId)}`} onClick={linkClick}>Open execution</a>
+          {run.executionId && (
+            <a class="btn ghost" href={`/executions/${encodeURIComponent(run.executionId)}`} onClick={linkClick}
+              title={run.executionId}>Open execution</a>
           )}
           {active && run.executionId && <Button variant="danger" onClick={props.onCancel}>Cancel run</Button>}
           {!active && <Button variant="ghost" onClick={props.onClose}>Close</Button>}
