@@ -3,13 +3,17 @@ import type { TaskRecord } from '../../kernel/contracts/records.js';
 import type { TaskStore } from '../../kernel/contracts/storage.js';
 import type { TaskInput, TaskPatch } from './schemas.js';
 import {
-  SERVER_FIELDS, checkTaskUrl, configOf, historyWith, now, randomId, tidy, withoutVersions,
+  SERVER_FIELDS, checkTaskUrl, configOf, historyWith, now, randomId, sameConfig, tidy, withoutVersions,
   type FullTask, type TaskListEntry, type TaskSummary,
 } from './task-record.js';
 
 // ISO timestamps order as plain strings; localeCompare would cost more than the rest of the request.
 const newestFirst = (a: { updatedAt: string }, b: { updatedAt: string }) =>
   a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0;
+
+/** `next`, or `undefined` (the store keeps the task untouched) when it configures nothing new. */
+const unlessSame = (current: TaskRecord, next: TaskRecord): TaskRecord | undefined =>
+  sameConfig(current, next) ? undefined : next;
 
 /** Task logic without HTTP: every change to a stored task is one atomic `update`. */
 export function createTaskService(store: TaskStore) {
@@ -54,26 +58,26 @@ export function createTaskService(store: TaskStore) {
       });
     },
 
-    /** Creates, or overwrites the task with `body.id` (keeping its createdAt and history). */
+    /** Creates, or overwrites the task with `body.id` (keeping its createdAt and history); an unchanged one stays as stored. */
     async save(body: TaskInput, options: { snapshot: boolean }): Promise<FullTask> {
       checkTaskUrl(body.url);
       const config = configOf(body);
       const at = now();
       if (body.id !== undefined) {
-        const overwritten = await store.update(body.id, (current) => tidy({
+        const overwritten = await store.update(body.id, (current) => unlessSame(current, tidy({
           ...config,
           id: current.id,
           createdAt: current.createdAt,
           updatedAt: at,
           versions: options.snapshot ? historyWith(current, at) : current.versions ?? [],
-        }));
+        })));
         if (overwritten) return found(overwritten, body.id);
       }
       const created = tidy({ ...config, id: body.id ?? randomId('task_'), createdAt: at, updatedAt: at, versions: [] });
       return found(await store.put(created), created.id);
     },
 
-    /** Snapshots the task, then applies the fields of `patch`; null removes a field. */
+    /** Snapshots the task, then applies the fields of `patch`; null removes a field. A patch that changes nothing writes nothing. */
     async patch(id: string, patch: TaskPatch): Promise<FullTask> {
       if (typeof patch.url === 'string') checkTaskUrl(patch.url);
       const at = now();
@@ -84,7 +88,7 @@ export function createTaskService(store: TaskStore) {
           if (value === null) delete next[key];
           else next[key] = value;
         }
-        return tidy(next);
+        return unlessSame(current, tidy(next));
       });
       return found(patched, id);
     },
@@ -112,13 +116,13 @@ export function createTaskService(store: TaskStore) {
         }
         // The contract's `Omit<TaskRecord, 'versions'>` loses the named fields; the snapshot has them.
         const { versions: _ignored, ...snapshot } = version.snapshot as TaskRecord;
-        return tidy({
+        return unlessSame(current, tidy({
           ...snapshot,
           id: current.id,
           createdAt: current.createdAt,
           updatedAt: at,
           versions: historyWith(current, at),
-        });
+        }));
       });
       if (restored && versionMissing) {
         throw Errors.NOT_FOUND({}, { details: `Version ${versionId} of task ${id} not found: GET /api/tasks/${id} lists its versions` });

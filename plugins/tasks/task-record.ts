@@ -66,6 +66,23 @@ export function historyWith(current: TaskRecord, savedAt: string): TaskVersion[]
   return [entry, ...(current.versions ?? [])].slice(0, MAX_VERSIONS);
 }
 
+/** Object keys in one order at every depth, so that key order never makes two tasks differ. */
+const sortedKeys = (_key: string, value: unknown): unknown =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : value;
+
+/**
+ * Whether two tasks are configured alike: server fields (id, versions, createdAt, updatedAt) and
+ * key order do not count, absent and undefined are the same. A save that changes nothing keeps the
+ * stored task as it is: no version, same updatedAt.
+ */
+export function sameConfig(a: TaskRecord, b: TaskRecord): boolean {
+  const text = (task: TaskRecord) =>
+    JSON.stringify(Object.fromEntries(Object.entries(task).filter(([key]) => !SERVER_FIELDS.includes(key))), sortedKeys);
+  return text(a) === text(b);
+}
+
 /** Removes an empty description so that "present only when set" holds. */
 export function tidy(task: TaskRecord): TaskRecord {
   if (task.description === '') delete task.description;
