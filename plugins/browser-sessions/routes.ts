@@ -1,12 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AddressInfo } from 'node:net';
+import { Errors } from '../../kernel/errors.js';
 import type { BrowserSessions } from '../headful/decorators.js';
 import { devtoolsPath } from './devtools-relay.js';
 import type { RelayTokens } from './relay-tokens.js';
 import { CloseBody, ErrorBody, OpenAnswer, OpenBody, Success } from './schemas.js';
 
 const config = { auth: 'authenticated' } as const;
+
+/** No body is `{}`: every field of these bodies is optional. */
+async function noBodyIsEmpty(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
 const tags = ['browser'];
 
 export interface BrowserRouteOptions {
@@ -27,10 +33,7 @@ export async function browserRoutes(scope: FastifyInstance, options: BrowserRout
 
   app.post('/open', {
     config,
-    // No body is `{}`: every field is optional.
-    preValidation: async (request) => {
-      if (request.body === undefined || request.body === null) request.body = {};
-    },
+    preValidation: noBodyIsEmpty,
     schema: {
       tags,
       summary: 'Open (or reuse) the managed browser; answers its session id and a DevTools WebSocket URL relayed by this service',
@@ -45,10 +48,21 @@ export async function browserRoutes(scope: FastifyInstance, options: BrowserRout
 
   app.post('/close', {
     config,
-    schema: { tags, summary: 'End a browser session (its browser closes)', body: CloseBody, response: { 200: Success, 401: ErrorBody, 404: ErrorBody } },
+    preValidation: noBodyIsEmpty,
+    schema: {
+      tags,
+      summary: 'End a browser session (its browser closes); without `sessionId`, the open one',
+      body: CloseBody,
+      response: { 200: Success, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+    },
   }, async (request) => {
-    await sessions.close(request.body.sessionId);
-    tokens.revoke(request.body.sessionId);
+    // The managed browser holds at most one session, so "the open one" is never ambiguous.
+    const sessionId = request.body.sessionId ?? sessions.current()?.id;
+    if (sessionId === undefined) {
+      throw Errors.NOT_FOUND({}, { details: 'No browser session is open: nothing to close (POST /api/browser/open starts one)' });
+    }
+    await sessions.close(sessionId);
+    tokens.revoke(sessionId);
     return { success: true };
   });
 }

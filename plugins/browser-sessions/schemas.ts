@@ -15,6 +15,10 @@ export const OpenAnswer = Type.Object({
   headless: Type.Boolean({ description: 'whether the browser runs headless' }),
 });
 
-export const CloseBody = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
+export const CloseBody = Type.Object({
+  sessionId: Type.Optional(Type.String({
+    minLength: 1, maxLength: 256, description: 'the session to end; without it, the open one (there is at most one)',
+  })),
+}, { additionalProperties: false });
 export const Success = Type.Object({ success: Type.Boolean() });
 export { ErrorBody } from '../../kernel/http/error-body.js';
