@@ -1,3 +1,4 @@
+import { runErrorText } from '../../kernel/action-label.js';
 import { createApiClient } from '../api-client.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
@@ -70,8 +71,8 @@ Examples:
       io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
       if (answer.status === 'success') return ExitCode.ok;
       const error = answer.result.error as { message?: string; actionIndex?: number } | undefined;
-      const where = error?.actionIndex === undefined ? '' : ` (action #${error.actionIndex})`;
-      io.stderr.write(`run ended with status ${answer.status}${error?.message ? `: ${error.message}${where}` : ''}\n`);
+      const text = error?.message ? runErrorText({ message: error.message, actionIndex: error.actionIndex }) : '';
+      io.stderr.write(`run ended with status ${answer.status}${text ? `: ${text}` : ''}\n`);
       return ExitCode.failed;
     } finally {
       progress.end();

@@ -44,7 +44,7 @@ describe('taskloom run and executions list', { skip: chromium.skip }, () => {
     failingId = await createTask({
       name: 'Click what is not there',
       url: `${pages.origin}/`,
-      actions: [{ type: 'click', selector: '#not-on-the-page', timeoutMs: 500 }],
+      actions: [{ type: 'click', selector: '#increment' }, { type: 'click', selector: '#not-on-the-page', timeoutMs: 500 }],
     });
   });
   after(async () => {
@@ -64,17 +64,20 @@ describe('taskloom run and executions list', { skip: chromium.skip }, () => {
     const progress = stderr.split('\n').filter((line) => /^\s+\d+\.\ds (info|warn|error|debug)\s/.test(line));
     assert.deepEqual(progress.map((line) => line.replace(/^\s+\d+\.\ds \w+\s+/, '')), record.logs.map((l: { message: string }) => l.message),
       'every stored log line, in order');
-    assert.ok(progress.some((line) => line.includes('click #increment')), stderr);
+    assert.ok(progress.some((line) => line.includes('action 1 (click): #increment')), stderr);
     assert.ok(!stderr.includes('\x1b['), 'plain lines when stderr is not a terminal');
   });
 
-  it('a run that fails (missing selector) prints its result and exits 1 with the error on stderr', async () => {
+  it('a run that fails at its 2nd action prints its result and exits 1; every line a person reads says action 2', async () => {
     const { code, stdout, stderr } = await runTaskloom(['run', failingId, '--wait'], env);
     assert.equal(code, 1, stderr);
     const answer = JSON.parse(stdout);
     assert.equal(answer.status, 'error');
-    assert.equal(answer.result.error.actionIndex, 0);
-    assert.match(stderr, /run ended with status error: .*#not-on-the-page.*\(action #0\)/);
+    assert.equal(answer.result.error.actionIndex, 1, 'the API field counts from 0');
+    assert.match(stderr, /^run ended with status error: Action 2 \(click\): .*#not-on-the-page[^\n]*$/m);
+    assert.match(stderr, /\serror\s+Action 2 \(click\): .*#not-on-the-page/, 'the log line of the failure');
+    assert.match(stderr, /\sinfo\s+action 2 \(click\): #not-on-the-page$/m);
+    assert.doesNotMatch(stderr, /action #|[Aa]ction 1 \(click\): .*not-on-the-page/);
   });
 
   it('run without --wait prints the execution id at once and the run goes on in the service', async () => {
@@ -115,7 +118,7 @@ describe('taskloom run and executions list', { skip: chromium.skip }, () => {
       assert.ok(other, 'another run started while the CLI followed its own');
       const answer = JSON.parse(stdout);
       assert.notEqual(answer.executionId, await other);
-      const waits = stderr.split('\n').filter((line) => /\swait \d+ ms$/.test(line)).map((line) => line.replace(/^.*\swait /, ''));
+      const waits = stderr.split('\n').filter((line) => /\(wait\): \d+ ms$/.test(line)).map((line) => line.replace(/^.*\(wait\): /, ''));
       assert.deepEqual(waits, ['1000 ms'], `only the lines of its own run: ${stderr}`);
     } finally {
       await proxy.close();

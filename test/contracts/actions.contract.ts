@@ -130,7 +130,7 @@ export function actionsContract(engine: string, makePool: PoolFactory): void {
         a('set', { varName: 'b', value: 'else' }), a('end')];
       const truthy = await run(branch('await Promise.resolve(document.title === args.vars.title)'), { variables: { title: 'Runner shop' } });
       assert.equal(truthy.output?.variables.b, 'then');
-      assert.ok(infos(truthy).includes('0 if await Promise.resolve(document.title === args.vars.title) → true'));
+      assert.ok(infos(truthy).includes('action 1 (if): await Promise.resolve(document.title === args.vars.title) → true'));
       const falsy = await run([...branch('document.querySelector("#nothing")'), a('if', { value: '0' }), a('stop'), a('end')]);
       assert.deepEqual([falsy.output?.variables.b, falsy.output?.stopped], ['else', false]);
     });
@@ -147,9 +147,9 @@ export function actionsContract(engine: string, makePool: PoolFactory): void {
       assert.equal(ran.output?.data, '1=Apple;2=Banana;3=Cherry;');
       assert.equal(ran.output?.stopped, true);
       assert.equal(ran.probe, 'idle', 'nothing ran after stop, nor in the empty loop');
-      assert.ok(infos(ran).includes('3 foreach .missing: 0 elements'));
-      assert.ok(infos(ran).includes('6 foreach text=add: 3 elements'));
-      assert.ok(infos(ran).includes('7 foreach .tag: 6 elements'), 'selectors in a loop are document-wide');
+      assert.ok(infos(ran).includes('action 4 (foreach): .missing → 0 elements'));
+      assert.ok(infos(ran).includes('action 7 (foreach): text=add → 3 elements'));
+      assert.ok(infos(ran).includes('action 8 (foreach): .tag → 6 elements'), 'selectors in a loop are document-wide');
       assert.ok(ran.logs.some(([, m]) => m === 'extraction script'), 'the extraction runs after a stop');
     });
 
@@ -161,22 +161,40 @@ export function actionsContract(engine: string, makePool: PoolFactory): void {
       const vars = ran.output!.variables;
       assert.deepEqual({ ...vars, label: undefined }, { keep: 1, early: null, got: { n: 2, list: ['x'] }, copy: { n: 2, list: ['x'] }, label: undefined });
       assert.match(String(vars.label), /^n=2 at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      assert.deepEqual(ran.logs[0], ['info', '0 set early', 0]);
-      assert.deepEqual(ran.logs[1], ['warn', '0 set: no earlier action had an output; early is null', 0]);
+      assert.deepEqual(ran.logs[0], ['info', 'action 1 (set): early', 0]);
+      assert.deepEqual(ran.logs[1], ['warn', 'action 1 (set): no earlier action had an output; early is null', 0]);
     });
 
-    it('templates selectors, values and keys; leaves unknown names and all code alone', async () => {
+    it('templates selectors, values and keys; leaves unknown names as written, with a warning', async () => {
       const ran = await run([
         a('type', { selector: '{$ids.search}', value: '{$who} {$missing}' }), a('click', { selector: '#{$button}' }),
-        a('press', { key: '{$key}', selector: '#keys' }), a('press', { key: 'q' }), js('return ["{$who}", args.vars.who, typeof args.loop]'),
+        a('press', { key: '{$key}', selector: '#keys' }), a('press', { key: 'q' }),
       ], { variables: { ids: { search: '#search' }, who: 'Ada', button: 'go', key: 'Shift+Z' },
         probe: (p) => p.evaluate('return [document.querySelector("#status").textContent, document.querySelector("#last-key").textContent]', {}) });
       assert.deepEqual(ran.probe, ['searched: Ada {$missing}', 'q'], 'a key without a selector goes to the focused field');
-      assert.deepEqual(ran.output?.variables.who, 'Ada');
-      assert.deepEqual(ran.logs.filter(([level]) => level === 'warn'), [['warn', '0 type: unknown variable {$missing} left as is', 0]]);
-      assert.deepEqual(infos(ran), ['0 type #search (14 characters)', '1 click #go', '2 press Shift+Z on #keys', '3 press q', '4 javascript return ["{$who}", args.vars.who, typeof args.loop]']);
-      const out = await run([js('return ["{$who}", args.vars.who, args.loop]'), a('set', { varName: 'r' })], { variables: { who: 'Ada' } });
-      assert.deepEqual(out.output?.variables.r, ['{$who}', 'Ada', null]);
+      assert.deepEqual(ran.logs.filter(([level]) => level === 'warn'), [['warn', 'action 1 (type): unknown variable {$missing} left as is', 0]]);
+      assert.deepEqual(infos(ran), ['action 1 (type): #search (14 characters)', 'action 2 (click): #go', 'action 3 (press): Shift+Z on #keys', 'action 4 (press): q']);
+    });
+
+    it('fills placeholders in code as raw text: javascript, if, inside foreach, and the extraction script', async () => {
+      const code = "return ['{$who}', {$n} + 1, args.vars.who, args.loop, '{$nobody}']";
+      const ran = await run([
+        js(code), a('set', { varName: 'r' }),
+        a('if', { value: "'{$who}' === 'Ada'" }), a('set', { varName: 'b', value: 'yes' }), a('end'),
+        a('foreach', { selector: '//td[@class="name"]' }), js("(window.__seen ??= []).push('{$loop.index}:{$loop.text}'); return window.__seen"), a('end'),
+        a('set', { varName: 'seen' }),
+      ], { variables: { who: 'Ada', n: 41 }, extractionScript: "return '{$who}/{$b}/{$gone}'" });
+      assert.equal(ran.error, undefined);
+      assert.deepEqual(ran.output?.variables.r, ['Ada', 42, 'Ada', null, '{$nobody}']);
+      assert.equal(ran.output?.variables.b, 'yes', 'the condition was filled');
+      assert.deepEqual(ran.output?.variables.seen, ['0:Apple', '1:Banana', '2:Cherry']);
+      assert.equal(ran.output?.data, 'Ada/yes/{$gone}', 'the extraction sees the variables as the actions left them');
+      assert.deepEqual(ran.logs.filter(([level]) => level === 'warn'), [
+        ['warn', 'action 1 (javascript): unknown variable {$nobody} left as is', 0],
+        ['warn', 'extraction script: unknown variable {$gone} left as is'],
+      ]);
+      assert.ok(infos(ran).includes(`action 1 (javascript): ${code}`), 'code is logged as written, without the values');
+      assert.ok(infos(ran).includes("action 3 (if): '{$who}' === 'Ada' → true"));
     });
 
     it('skips disabled actions and disabled blocks with a warning', async () => {
@@ -187,10 +205,10 @@ export function actionsContract(engine: string, makePool: PoolFactory): void {
       assert.equal(ran.probe, 'idle');
       assert.equal(ran.output?.stopped, false);
       assert.deepEqual(ran.logs, [
-        ['warn', '0 click skipped (disabled)', 0],
-        ['warn', '1 foreach skipped with its block, actions 1-3 (disabled)', 1],
-        ['warn', '4 if skipped with its block, actions 4-8 (disabled)', 4],
-        ['info', '9 hover #hover-me', 9],
+        ['warn', 'action 1 (click): skipped (disabled)', 0],
+        ['warn', 'action 2 (foreach): skipped with its block, actions 2-4 (disabled)', 1],
+        ['warn', 'action 5 (if): skipped with its block, actions 5-9 (disabled)', 4],
+        ['info', 'action 10 (hover): #hover-me', 9],
       ]);
     });
 
@@ -198,27 +216,27 @@ export function actionsContract(engine: string, makePool: PoolFactory): void {
       const started = Date.now();
       const click = await run([a('click', { selector: '#go' }), a('click', { selector: '#never', timeoutMs: 300 }), a('click', { selector: '#go' })],
         { probe: (p) => p.evaluate(text('#status'), {}) });
-      failed(click, 1, /^Action 1 \(click\): Timed out after 300 ms waiting for selector "#never" to click$/);
+      failed(click, 1, /^Action 2 \(click\): Timed out after 300 ms waiting for selector "#never" to click$/);
       assert.equal(click.probe, 'searched: ', 'the actions after it did not run');
       const script = await run([a('wait_selector', { selector: '#late' }), js('await new Promise(() => {})', { timeoutMs: 300 })]);
-      failed(script, 1, /^Action 1 \(javascript\): Timed out after 300 ms waiting for the script to return$/);
+      failed(script, 1, /^Action 2 \(javascript\): Timed out after 300 ms waiting for the script to return$/);
       const wait = await run([a('wait_selector', { selector: '#never', timeoutMs: 200 })]);
       failed(wait, 0, /Timed out after 200 ms waiting for selector "#never" to be visible/);
       assert.ok(Date.now() - started < 8000, `three timeouts took ${Date.now() - started} ms`);
     });
 
     it('page errors and bad values fail the action with their message', async () => {
-      failed(await run([js('throw new Error("boom in page")')]), 0, /^Action 0 \(javascript\): boom in page$/);
-      failed(await run([js('return missingThing.x')]), 0, /^Action 0 \(javascript\): missingThing is not defined$/);
+      failed(await run([js('throw new Error("boom in page")')]), 0, /^Action 1 \(javascript\): boom in page$/);
+      failed(await run([js('return missingThing.x')]), 0, /^Action 1 \(javascript\): missingThing is not defined$/);
       failed(await run([a('wait', { value: 'soon' })]), 0, /"soon" is not a number of milliseconds/);
-      failed(await run([js('const o = {}; o.o = o; return o')]), 0, /^Action 0 \(javascript\): Converting circular structure to JSON$/);
+      failed(await run([js('const o = {}; o.o = o; return o')]), 0, /^Action 1 \(javascript\): Converting circular structure to JSON$/);
       failed(await run([a('navigate', { value: 'file:///etc/passwd' })]), 0, /only http and https/);
     });
 
     it('an unbalanced list fails before anything runs', async () => {
       const ran = await run([a('click', { selector: '#go' }), a('if', { value: 'true' }), a('end'), a('end')],
         { probe: (p) => p.evaluate(text('#status'), {}) });
-      failed(ran, 3, /"end" without an open/);
+      failed(ran, 3, /^Action 4 \(end\): "end" without an open/);
       assert.deepEqual([ran.probe, ran.logs.length], ['idle', 1]);
     });
 
@@ -233,10 +251,10 @@ export function actionsContract(engine: string, makePool: PoolFactory): void {
     it('navigate asks checkNavigation first and a refusal fails the action', async () => {
       const ran = await run([a('navigate', { value: '/runner/second.html' }), a('navigate', { value: 'http://forbidden.test/x?token=s' }), a('click', { selector: '#go' })],
         { refuse: 'forbidden', probe: async (p) => p.url() });
-      failed(ran, 1, /^Action 1 \(navigate\): Navigation to http:\/\/forbidden\.test\/x\?token=s was refused: private network$/);
+      failed(ran, 1, /^Action 2 \(navigate\): Navigation to http:\/\/forbidden\.test\/x\?token=s was refused: private network$/);
       assert.deepEqual(ran.checked, [`${pages.origin}/runner/second.html`, 'http://forbidden.test/x?token=s']);
       assert.equal(ran.probe, `${pages.origin}/runner/second.html`, 'the refused page was never opened');
-      assert.ok(infos(ran).includes('1 navigate http://forbidden.test/x'), 'the query string stays out of the logs');
+      assert.ok(infos(ran).includes('action 2 (navigate): http://forbidden.test/x'), 'the query string stays out of the logs');
     });
 
     it('cancelling stops a run wedged in while (true) within milliseconds', async () => {
@@ -244,17 +262,17 @@ export function actionsContract(engine: string, makePool: PoolFactory): void {
       let abortedAt = 0;
       const cancelSoon = () => setTimeout(() => { abortedAt = Date.now(); controller.abort(new Error('user cancelled')); }, 300);
       const ran = await run([js('while (true) {}'), a('click', { selector: '#go' })],
-        { signal: controller.signal, onLog: (message) => { if (message.startsWith('0 javascript')) cancelSoon(); } });
+        { signal: controller.signal, onLog: (message) => { if (message.startsWith('action 1 (javascript)')) cancelSoon(); } });
       assert.equal(ran.status, 'aborted');
       assert.ok(ran.settledAt! - abortedAt < 100, `runActions settled ${ran.settledAt! - abortedAt} ms after the abort`);
-      assert.deepEqual(infos(ran), ['0 javascript while (true) {}']);
+      assert.deepEqual(infos(ran), ['action 1 (javascript): while (true) {}']);
     });
 
     it('the run limit ends a long wait as a timeout', async () => {
       const started = Date.now();
       const ran = await run([a('wait', { value: '60000' }), a('click', { selector: '#go' })], { timeoutMs: 1500 });
       assert.equal(ran.status, 'timeout');
-      assert.deepEqual(infos(ran), ['0 wait 60000 ms']);
+      assert.deepEqual(infos(ran), ['action 1 (wait): 60000 ms']);
       assert.ok(ran.settledAt! - started < 2500, `settled after ${ran.settledAt! - started} ms`);
     });
 

@@ -97,7 +97,7 @@ describe('dashboard: runs, schedules, executions, captures', { skip }, () => {
   it('shows the error of a failed execution with its action', async () => {
     await page.goto('/executions/exec_seed2');
     await page.getByRole('alert').getByText('selector #missing not found').waitFor();
-    assert.match(await page.getByRole('alert').textContent() ?? '', /at action 2/);
+    assert.match(await page.getByRole('alert').textContent() ?? '', /Action 2: selector #missing not found/);
   });
 
   it('lists captures, filters them by run, and deletes one', async () => {

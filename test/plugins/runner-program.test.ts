@@ -23,7 +23,7 @@ function failsAt(actions: Action[], index: number, message: RegExp): void {
   assert.throws(() => parseProgram(actions), (error: unknown) => {
     assert.ok(error instanceof ActionError, `an ActionError, not ${String(error)}`);
     assert.equal(error.actionIndex, index);
-    assert.match(error.message, new RegExp(`^Action ${index} \\(`));
+    assert.match(error.message, new RegExp(`^Action ${index + 1} \\(`), 'the message counts actions from 1');
     assert.match(error.message, message);
     return true;
   });
@@ -56,8 +56,8 @@ describe('runner program', () => {
   });
 
   it('refuses an else in a foreach and a second else', () => {
-    failsAt([loop(), a('else'), a('end')], 1, /inside the "foreach" at 0/);
-    failsAt([cond(), a('else'), a('else'), a('end')], 2, /second "else" for the "if" at 0/);
+    failsAt([loop(), a('else'), a('end')], 1, /inside the "foreach" at action 1 needs/);
+    failsAt([cond(), a('else'), a('else'), a('end')], 2, /second "else" for the "if" at action 1$/);
   });
 
   it('names the innermost opener left without its end', () => {

@@ -159,12 +159,30 @@ describe('POST /api/tasks/{id}/api', { skip: chromium.skip }, () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'error');
     assert.equal(res.body.result.error.actionIndex, 1);
-    assert.match(res.body.result.error.message, /does-not-exist|Action 1/);
+    assert.match(res.body.result.error.message, /^Action 2 \(click\): .*does-not-exist/, 'people count actions from 1; actionIndex from 0');
     assert.equal(res.body.result.finalUrl, `${pages.origin}/`);
     assert.equal(res.body.result.title, 'Fixture home');
     const record = (await api('GET', `/api/executions/${res.body.executionId}`)).body;
     assert.equal(record.status, 'error');
     assert.ok(record.logs.some((l: { level: string; actionIndex?: number }) => l.level === 'error' && l.actionIndex === 1));
+    for (const line of record.logs as { message: string; actionIndex?: number }[]) {
+      if (line.actionIndex === undefined) continue;
+      assert.match(line.message, new RegExp(`^action ${line.actionIndex + 1} \\(click\\)`, 'i'), `the line names its action: ${line.message}`);
+    }
+  });
+
+  it('fills placeholders in javascript, if and the extraction script as raw text', async () => {
+    const id = await createTask({
+      url: `${pages.origin}/`,
+      variables: { who: 'Ada', n: 1 },
+      actions: [
+        { type: 'if', value: "'{$who}' === 'Grace'" }, { type: 'javascript', value: "document.title = '{$who} ' + ({$n} + 1)" }, { type: 'end' },
+      ],
+      extractionScript: "return [document.title, '{$who}', args.vars.who]",
+    });
+    const res = await api('POST', `/api/tasks/${id}/api`, { body: { variables: { who: 'Grace' } } });
+    assert.equal(res.body.status, 'success', res.text);
+    assert.deepEqual(res.body.result.data, ['Grace 2', 'Grace', 'Grace']);
   });
 
   it('answers a page that cannot be opened as status error without an action index', async () => {

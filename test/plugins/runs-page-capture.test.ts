@@ -59,7 +59,7 @@ describe('app.pageCapture', { skip: chromium.skip }, () => {
 
   it('rejects with the failing action and closes the context', async () => {
     const task = { url: `${pages.origin}/`, actions: [{ type: 'click', selector: '#missing', timeoutMs: 200 }, { type: 'click', selector: '#increment' }] };
-    await assert.rejects(capture().capture(task, 1), /Action 0|#missing/);
+    await assert.rejects(capture().capture(task, 1), { message: /^Action 1 \(click\): .*#missing/ });
     assert.equal(browser().openContexts(), 0);
   });
 

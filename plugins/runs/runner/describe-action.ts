@@ -1,5 +1,7 @@
-// The text of the info line logged as an action starts: `3 click #submit`. Typed text, `set` values and a
-// URL's query string or credentials are never logged (they may hold secrets); code is shortened.
+// The text of the info line logged as an action starts: `action 3 (click): #submit` for index 2. Typed text,
+// `set` values and a URL's query string or credentials are never logged (they may hold secrets); code is
+// logged as written (before its placeholders are filled) and shortened.
+import { actionLabel } from '../../../kernel/action-label.js';
 import type { Step } from './steps.js';
 
 const MAX = 120;
@@ -7,7 +9,7 @@ const MAX = 120;
 export function describeAction(index: number, step: Step, varName?: string): string {
   const detail = detailOf(step, varName).replace(/\s+/g, ' ').trim();
   const short = detail.length > MAX ? `${detail.slice(0, MAX - 1)}…` : detail;
-  return `${index} ${step.type}${short ? ` ${short}` : ''}`;
+  return `${actionLabel(index, step.type)}${short ? `: ${short}` : ''}`;
 }
 
 function detailOf(step: Step, varName: string | undefined): string {

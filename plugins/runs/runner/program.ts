@@ -7,6 +7,7 @@
 // - Required fields are checked here for every action that could run (not disabled, not inside a disabled
 //   block): navigate/wait/javascript/if need `value`, click/hover/type/wait_selector/foreach need
 //   `selector`, press needs `key`, set needs `varName`. Unknown types fail too.
+import { actionLabel } from '../../../kernel/action-label.js';
 import type { Action } from '../../../kernel/contracts/records.js';
 import { actionError } from './types.js';
 
@@ -51,8 +52,8 @@ export function parseProgram(actions: readonly Action[]): ProgramNode[] {
     if (type === 'else') {
       const frame = top();
       if (!frame) throw actionError(index, type, '"else" without an open "if"');
-      if (frame.node.kind !== 'if') throw actionError(index, type, `"else" inside the "foreach" at ${frame.node.index} needs its own "if"`);
-      if (frame.hasElse) throw actionError(index, type, `a second "else" for the "if" at ${frame.node.index}`);
+      if (frame.node.kind !== 'if') throw actionError(index, type, `"else" inside the "foreach" at ${actionLabel(frame.node.index)} needs its own "if"`);
+      if (frame.hasElse) throw actionError(index, type, `a second "else" for the "if" at ${actionLabel(frame.node.index)}`);
       frame.hasElse = true;
       frame.target = frame.node.otherwise;
       return;

@@ -1,7 +1,7 @@
 // Walks the checked program against one page. Decisions:
 // - A log line per action as it starts (info, with its index); a disabled action or block is logged as a
 //   skip (warn); an unknown placeholder is a warn; a failure is logged (error) before it is thrown, so the
-//   caller need not log it again.
+//   caller need not log it again. Lines name actions as a person counts (kernel/action-label.ts).
 // - `set` with an empty value takes the latest output of an action that has one (a `javascript` action),
 //   null (with a warn) when there was none; an undefined output is stored as null. A value that is
 //   exactly one placeholder keeps its type.
@@ -11,9 +11,12 @@
 // - `stop` ends the actions at once, including every loop around it; the extraction still runs.
 // - Cancel or run timeout: the signal's reason is thrown unchanged (not an ActionError).
 // - mode `scrape`: the actions are neither checked nor run; every other mode runs them.
+// - Code (javascript, if, the extraction script) has its placeholders filled as raw text too (template.ts);
+//   its log line shows the code as written, so a variable's value stays out of the log.
 // - The extraction script gets `args.vars`, runs after the actions with no limit of its own (the run's
 //   applies) and fails as an ExtractionError.
 import type { Action } from '../../../kernel/contracts/records.js';
+import { actionLabel, actionNumber } from '../../../kernel/action-label.js';
 import type { BrowserPage } from '../../../kernel/contracts/browser.js';
 import { describeAction } from './describe-action.js';
 import { LOOP_ITEM, condition, userCode } from './page-scripts.js';
@@ -32,8 +35,8 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
   let latest: { value: unknown } | undefined;
   let stopped = false;
 
-  /** Fills the action's placeholders (not in code), warning about unknown names. */
-  function prepare(index: number, action: Action, loop: LoopScope | null): { step: Step; scope: TemplateScope } {
+  /** Fills the action's placeholders (`set` fills its own value), warning about unknown names. */
+  function prepare(index: number, action: Action, loop: LoopScope | null): { step: Step; shown: Step; scope: TemplateScope } {
     const scope: TemplateScope = { variables, loop, now: new Date() };
     const unknown = new Set<string>();
     const fill = (text: string | undefined) => {
@@ -45,12 +48,15 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
     const step: Step = {
       type: action.type,
       selector: fill(action.selector),
-      value: CODE_TYPES.has(action.type) || action.type === 'set' ? action.value : fill(action.value),
+      value: action.type === 'set' ? action.value : fill(action.value),
       key: fill(action.key),
       timeoutMs: timeoutFor(action.type, action.timeoutMs),
     };
-    for (const name of unknown) hooks.log('warn', `${index} ${action.type}: unknown variable {$${name}} left as is`, index);
-    return { step, scope };
+    const label = actionLabel(index, action.type);
+    for (const name of unknown) hooks.log('warn', `${label}: unknown variable {$${name}} left as is`, index);
+    // Code is logged as written: filled, it could show a variable's value.
+    const shown = CODE_TYPES.has(action.type) ? { ...step, value: action.value } : step;
+    return { step, shown, scope };
   }
 
   async function runNodes(nodes: ProgramNode[], loop: LoopScope | null): Promise<void> {
@@ -59,8 +65,9 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
       if (signal.aborted) throw signal.reason;
       const { index, action } = node;
       if (action.disabled) {
-        const what = node.kind === 'action' ? 'skipped (disabled)' : `skipped with its block, actions ${index}-${node.endIndex} (disabled)`;
-        hooks.log('warn', `${index} ${action.type} ${what}`, index);
+        const what = node.kind === 'action' ? 'skipped (disabled)'
+          : `skipped with its block, actions ${actionNumber(index)}-${actionNumber(node.endIndex)} (disabled)`;
+        hooks.log('warn', `${actionLabel(index, action.type)}: ${what}`, index);
         continue;
       }
       try {
@@ -76,8 +83,8 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
   }
 
   async function runOne(index: number, action: Action, loop: LoopScope | null): Promise<void> {
-    const { step, scope } = prepare(index, action, loop);
-    hooks.log('info', describeAction(index, step, action.varName), index);
+    const { step, shown, scope } = prepare(index, action, loop);
+    hooks.log('info', describeAction(index, shown, action.varName), index);
     if (action.type === 'stop') {
       stopped = true;
     } else if (action.type === 'set') {
@@ -93,21 +100,21 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
     const name = action.varName!;
     if (action.value) {
       const filled = fillValue(action.value, scope);
-      for (const unknown of filled.unknown) hooks.log('warn', `${index} set: unknown variable {$${unknown}} left as is`, index);
+      for (const unknown of filled.unknown) hooks.log('warn', `${actionLabel(index, 'set')}: unknown variable {$${unknown}} left as is`, index);
       variables[name] = filled.value;
     } else if (latest) {
       variables[name] = latest.value === undefined ? null : latest.value;
     } else {
-      hooks.log('warn', `${index} set: no earlier action had an output; ${name} is null`, index);
+      hooks.log('warn', `${actionLabel(index, 'set')}: no earlier action had an output; ${name} is null`, index);
       variables[name] = null;
     }
   }
 
   async function runIf(node: Extract<ProgramNode, { kind: 'if' }>, loop: LoopScope | null): Promise<void> {
-    const { step } = prepare(node.index, node.action, loop);
+    const { step, shown } = prepare(node.index, node.action, loop);
     const env: StepEnv = { page, hooks, args: { vars: variables, loop } };
     const truth = await evaluateWithin(env, condition(step.value ?? ''), env.args, step.timeoutMs, 'the condition');
-    hooks.log('info', `${describeAction(node.index, step)} → ${truth ? 'true' : 'false'}`, node.index);
+    hooks.log('info', `${describeAction(node.index, shown)} → ${truth ? 'true' : 'false'}`, node.index);
     await runNodes(truth === true ? node.then : node.otherwise, loop);
   }
 
@@ -121,14 +128,15 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
       const found = await evaluateWithin(env, LOOP_ITEM, { selector, index }, step.timeoutMs, what) as LoopItem;
       if (count < 0) {
         count = found.count;
-        hooks.log('info', `${describeAction(node.index, step)}: ${count} element${count === 1 ? '' : 's'}`, node.index);
+        hooks.log('info', `${describeAction(node.index, step)} → ${count} element${count === 1 ? '' : 's'}`, node.index);
       }
+      const label = actionLabel(node.index, 'foreach');
       if (!found.item) {
-        if (index < count) hooks.log('warn', `${node.index} foreach: element ${index} is gone; the loop ends early`, node.index);
+        if (index < count) hooks.log('warn', `${label}: element ${index + 1} of ${count} is gone; the loop ends early`, node.index);
         return;
       }
       const loop: LoopScope = { index, number: index + 1, count, ...found.item, parent: outer };
-      hooks.log('debug', `${node.index} foreach: pass ${index + 1} of ${count}`, node.index);
+      hooks.log('debug', `${label}: pass ${index + 1} of ${count}`, node.index);
       await runNodes(node.body, loop);
       if (stopped) return;
     }
@@ -147,10 +155,12 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
   const data = input.extractionScript ? await extract(input.extractionScript) : undefined;
   return { data, stopped, variables, captures };
 
-  async function extract(script: string): Promise<unknown> {
+  async function extract(written: string): Promise<unknown> {
     hooks.log('info', 'extraction script');
+    const filled = fillTemplate(written, { variables, loop: null, now: new Date() });
+    for (const name of filled.unknown) hooks.log('warn', `extraction script: unknown variable {$${name}} left as is`);
     try {
-      return await evaluateWithin({ page, hooks, args: {} }, userCode(script), { vars: variables }, 0, 'the extraction script');
+      return await evaluateWithin({ page, hooks, args: {} }, userCode(filled.value), { vars: variables }, 0, 'the extraction script');
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       const failed = new ExtractionError(`Extraction script: ${messageOf(error)}`, { cause: error });

@@ -24,7 +24,7 @@ export const DEFAULT_TIMEOUTS: Readonly<Record<string, number>> = {
 const BACKSTOP_MS = 1000;
 const MAX_WAIT_MS = 2_147_483_647; // setTimeout's ceiling
 
-/** An action with its placeholders filled (code fields are left as written). */
+/** An action with its placeholders filled (code too, as raw text). */
 export interface Step {
   type: string;
   selector?: string;

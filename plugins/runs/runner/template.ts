@@ -1,4 +1,4 @@
-// `{$name}` placeholders in an action's selector, value and key. Decisions:
+// `{$name}` placeholders in an action's selector, value and key, and in code. Decisions:
 // - Names are letters, digits, `_`, `-` and `.`; `{$user.name}` walks into object variables (own keys only,
 //   array items by number), after first trying a variable literally named `user.name`.
 // - Built-ins: `{$now}` is the current time (ISO 8601, taken once per action); inside a `foreach`,
@@ -7,8 +7,9 @@
 //   enclosing loop). Built-ins shadow task variables of the same name; the innermost loop shadows outer ones.
 // - Strings go in as they are; other values (numbers, booleans, null, objects) JSON-encoded.
 // - An unknown name (or one whose value is undefined) stays in the text as written; the caller logs a warn.
-// - Code (javascript, if, extraction) is never templated: it reads `args.vars` and `args.loop` instead,
-//   so a variable's value can never become code.
+// - Code (javascript, if, extraction) is filled the same way, as raw text: the value goes into the source
+//   as is, unquoted and unescaped (`return '{$who}'` returns the name), as in the product taskloom replaces.
+//   Code that must be safe whatever a value holds reads `args.vars` and `args.loop` instead.
 
 /** A loop's variables, as `{$loop.*}` and `args.loop` see them. */
 export interface LoopScope {

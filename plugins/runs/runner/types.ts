@@ -1,3 +1,4 @@
+import { capitalActionLabel } from '../../../kernel/action-label.js';
 import type { Action } from '../../../kernel/contracts/records.js';
 
 /** What the runner asks of the run around it (the runs plugin provides it). */
@@ -32,7 +33,7 @@ export interface RunnerOutput {
   captures: string[];
 }
 
-/** An action failed; `actionIndex` is its index in `actions`. */
+/** An action failed; `actionIndex` is its index in `actions` (from 0, as the API gives it). */
 export class ActionError extends Error {
   constructor(readonly actionIndex: number, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -48,7 +49,7 @@ export class ExtractionError extends Error {
   }
 }
 
-/** An ActionError whose message names the action: `Action 3 (click): <detail>`. */
+/** An ActionError whose message names the action as a person counts: `Action 3 (click): <detail>` for index 2. */
 export function actionError(index: number, type: string, detail: string, cause?: unknown): ActionError {
-  return new ActionError(index, `Action ${index} (${type}): ${detail}`, cause === undefined ? undefined : { cause });
+  return new ActionError(index, `${capitalActionLabel(index, type)}: ${detail}`, cause === undefined ? undefined : { cause });
 }
