@@ -4,7 +4,7 @@ import type { User } from './api/types';
 import { Announcer, ConfirmHost } from './components/dialogs';
 import { ErrorBox, Loading } from './components/ui';
 import { applyTheme } from './lib/theme';
-import { navigate } from './lib/router';
+import { confirmLeave, navigate } from './lib/router';
 import { AuthScreen } from './screens/auth';
 import { Shell } from './shell';
 
@@ -42,13 +42,14 @@ export function App() {
   }), []);
 
   const logout = async () => {
+    if (!(await confirmLeave())) return;
     try {
       await post('/api/auth/logout', undefined, { quiet401: true });
     } catch {
       // the session is gone either way
     }
     setSession({ state: 'login', reason: 'You are logged out.' });
-    navigate('/', { replace: true });
+    navigate('/', { replace: true, force: true });
   };
 
   let content;

@@ -31,14 +31,26 @@ export function Modal(props: { title: string; open: boolean; onClose: () => void
   );
 }
 
-interface ConfirmRequest { message: string; confirmLabel: string; danger: boolean; resolve: (ok: boolean) => void }
+interface ConfirmRequest {
+  message: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  danger: boolean;
+  /** Focus the safe answer (Enter keeps things as they are). */
+  focusCancel: boolean;
+  resolve: (ok: boolean) => void;
+}
+type ConfirmOptions = Partial<Pick<ConfirmRequest, 'confirmLabel' | 'cancelLabel' | 'danger' | 'focusCancel'>>;
 let showConfirm: ((request: ConfirmRequest) => void) | undefined;
 
 /** Asks before a destructive step; resolves true when confirmed. */
-export function confirmAction(message: string, options: { confirmLabel?: string; danger?: boolean } = {}): Promise<boolean> {
+export function confirmAction(message: string, options: ConfirmOptions = {}): Promise<boolean> {
   return new Promise((resolve) => {
     if (!showConfirm) return resolve(window.confirm(message));
-    showConfirm({ message, confirmLabel: options.confirmLabel ?? 'Confirm', danger: options.danger ?? true, resolve });
+    showConfirm({
+      message, confirmLabel: options.confirmLabel ?? 'Confirm', cancelLabel: options.cancelLabel ?? 'Cancel',
+      danger: options.danger ?? true, focusCancel: options.focusCancel ?? false, resolve,
+    });
   });
 }
 
@@ -56,8 +68,9 @@ export function ConfirmHost() {
     <Modal title="Please confirm" open={request !== null} onClose={() => finish(false)}>
       <p>{request?.message}</p>
       <div class="actions-row">
-        <button type="button" class="btn ghost" onClick={() => finish(false)}>Cancel</button>
-        <button type="button" class={`btn ${request?.danger ? 'danger' : 'primary'}`} autoFocus onClick={() => finish(true)}>{request?.confirmLabel}</button>
+        <button type="button" class="btn ghost" autoFocus={request?.focusCancel} onClick={() => finish(false)}>{request?.cancelLabel}</button>
+        <button type="button" class={`btn ${request?.danger ? 'danger' : 'primary'}`} autoFocus={!request?.focusCancel}
+          onClick={() => finish(true)}>{request?.confirmLabel}</button>
       </div>
     </Modal>
   );

@@ -1,18 +1,69 @@
 import { useEffect, useState } from 'preact/hooks';
+import { confirmAction } from '../components/dialogs';
 
 /** A tiny history-API router: the service answers index.html for every non-API path. */
 const listeners = new Set<() => void>();
+const here = () => location.pathname + location.search;
+/** The address of the screen shown (differs from `here()` while a Back press waits for an answer). */
+let shown = here();
 
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (to === location.pathname + location.search) return;
-  if (options.replace) history.replaceState(null, '', to);
+function go(to: string, replace = false): void {
+  if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
+  shown = to;
   for (const listener of listeners) listener();
 }
 
+/** Goes to `to`, asking first when a screen holds unsaved work; `force` skips that (the work was just saved). */
+export function navigate(to: string, options: { replace?: boolean; force?: boolean } = {}): void {
+  if (to === here()) return;
+  if (options.force || leaveGuards.size === 0) return go(to, options.replace);
+  void confirmLeave().then((ok) => { if (ok) go(to, options.replace); });
+}
+
+// Back and Forward: the address has already changed; put it back while the user decides.
+let skipPop = false;
 addEventListener('popstate', () => {
-  for (const listener of listeners) listener();
+  const target = here();
+  if (skipPop || leaveGuards.size === 0) {
+    skipPop = false;
+    shown = target;
+    for (const listener of listeners) listener();
+    return;
+  }
+  history.pushState(null, '', shown);
+  void confirmLeave().then((ok) => {
+    if (!ok) return;
+    skipPop = true;
+    history.back();
+  });
 });
+
+/** The unsaved work of the screens shown, each as the question to ask before it is dropped. */
+const leaveGuards = new Set<{ message: string }>();
+
+addEventListener('beforeunload', (event) => {
+  if (leaveGuards.size === 0) return;
+  event.preventDefault();
+  event.returnValue = ''; // older browsers ask only when returnValue is set
+});
+
+/** While `active`, leaving the screen (links, Back, logout, closing the tab) asks first with `message`. */
+export function useLeaveGuard(active: boolean, message: string): void {
+  useEffect(() => {
+    if (!active) return undefined;
+    const guard = { message };
+    leaveGuards.add(guard);
+    return () => void leaveGuards.delete(guard);
+  }, [active, message]);
+}
+
+/** True when nothing unsaved would be lost, or the user chose to drop it. */
+export function confirmLeave(): Promise<boolean> {
+  const messages = [...new Set([...leaveGuards].map((g) => g.message))];
+  if (messages.length === 0) return Promise.resolve(true);
+  return confirmAction(messages.join(' '), { confirmLabel: 'Leave without saving', cancelLabel: 'Stay', focusCancel: true });
+}
 
 export interface Location { path: string; params: URLSearchParams }
 

@@ -4,7 +4,7 @@ import type { Schedule, Task } from '../../api/types';
 import { announce } from '../../components/dialogs';
 import { Tabs } from '../../components/tabs';
 import { Button, ErrorBox, Loading } from '../../components/ui';
-import { linkClick, navigate } from '../../lib/router';
+import { linkClick, navigate, useLeaveGuard } from '../../lib/router';
 import { useAction } from '../../lib/use-async';
 import { useRun } from '../../lib/use-run';
 import { ActionList } from './action-list';
@@ -49,12 +49,7 @@ export function TaskEditor(props: { id?: string }) {
   }, [props.id]);
 
   const dirty = saved !== null && fingerprint(saved) !== fingerprint(draft);
-  useEffect(() => {
-    if (!dirty) return undefined;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    addEventListener('beforeunload', warn);
-    return () => removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useLeaveGuard(dirty, 'This task has unsaved changes. Leave without saving them?');
 
   const persist = async (): Promise<Task | undefined> => {
     const found = problems(draft);
@@ -69,7 +64,7 @@ export function TaskEditor(props: { id?: string }) {
     if (!result) return undefined;
     announce(`Saved ${result.name}`);
     load(result);
-    if (!draft.id) navigate(`/tasks/${encodeURIComponent(result.id!)}`, { replace: true });
+    if (!draft.id) navigate(`/tasks/${encodeURIComponent(result.id!)}`, { replace: true, force: true });
     return result;
   };
 
