@@ -1,7 +1,12 @@
-// Runs every test/**/*.test.ts with node's test runner (Node 20 has no glob support for --test).
+// Runs every test/**/*.test.ts with node's test runner (Node 20 has no glob support for --test), then the API
+// and storage tests again under Node.js 24 when it is there (see node24.mjs), so both tested versions are held.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { findNode24 } from './node24.mjs';
+
+/** The API and storage tests: what the second Node.js version must pass (browser-heavy and e2e files are left out). */
+const NODE24_FILES = [/^test\/plugins\/(?!runs-actions|headful|runner-program)/, /^test\/providers\/storage\//, /^test\/kernel\//];
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -11,15 +16,35 @@ function find(dir) {
   });
 }
 
+function runFiles(node, files) {
+  const result = spawnSync(
+    node,
+    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+    { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
+  );
+  return result.status ?? 1;
+}
+
 const filter = process.argv.slice(2);
 const files = find('test').sort().filter((f) => filter.length === 0 || filter.some((p) => f.includes(p)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
-);
-process.exit(result.status ?? 1);
+const status = runFiles(process.execPath, files);
+
+const again = files.filter((f) => NODE24_FILES.some((pattern) => pattern.test(f.split(path.sep).join('/'))));
+if (filter.length > 0 && process.env.TEST_NODE24 !== '1') {
+  // A subset run (node scripts/run-tests.mjs <part>) stays quick; TEST_NODE24=1 asks for the second pass too.
+} else if (process.versions.node.startsWith('24.')) {
+  console.log('\n# Node.js 24 pass: skipped, this run already is Node.js 24');
+} else if (again.length > 0) {
+  const node24 = findNode24();
+  if (node24.node) {
+    console.log(`\n# Node.js 24 pass (${node24.version}): ${again.length} API and storage test files`);
+    const status24 = runFiles(node24.node, again);
+    process.exit(status || status24);
+  }
+  console.log(`\n# Node.js 24 pass: skipped, ${node24.reason}`);
+}
+process.exit(status);
