@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../../api/client';
-import { announce } from '../../components/dialogs';
-import { Button, ErrorBox, Loading, TextField } from '../../components/ui';
+import { announce, confirmAction } from '../../components/dialogs';
+import { ErrorBox, Loading, TextField } from '../../components/ui';
+import { useLeaveGuard } from '../../lib/router';
 import { useAction, useAsync } from '../../lib/use-async';
 
 const SLOTS = [
@@ -13,22 +14,45 @@ const SLOTS = [
 type Slot = (typeof SLOTS)[number];
 type Models = Record<'providerA' | 'providerB' | 'providerC' | 'providerD', string>;
 
-/** One slot's keys: masked entries as the server shows them (sent back as is, they keep the stored key). */
+/**
+ * One slot's keys, as the server shows them (masked). Add and remove store at once: the list sent holds the
+ * masked entries, which keep the stored keys they mask. Typed text not yet added is guarded against leaving.
+ */
 function SlotKeys(props: { slot: Slot }) {
   const { slot } = props;
   const keys = useAsync(() => get<Record<string, string[]>>(`/api/settings/${slot.path}`).then((r) => r[slot.field] ?? []), []);
-  const [entries, setEntries] = useState<string[]>([]);
   const [adding, setAdding] = useState('');
+  const [note, setNote] = useState('');
   const action = useAction();
-  useEffect(() => { if (keys.data) setEntries(keys.data); }, [keys.data]);
-  const dirty = JSON.stringify(entries) !== JSON.stringify(keys.data ?? []);
+  const what = slot.secret ? 'key' : 'address';
+  useLeaveGuard(adding.trim() !== '', `The ${slot.name} ${what} you typed has not been added.`);
 
-  const save = async () => {
+  /** Stores `entries` as the slot's whole list; answers the stored list, or undefined (the error is shown). */
+  const store = async (entries: string[]): Promise<string[] | undefined> => {
+    setNote('');
     const answer = await action.run(() => post<Record<string, string[]>>(`/api/settings/${slot.path}`, { [slot.field]: entries }));
-    if (answer) {
-      keys.set(answer[slot.field] ?? []);
-      announce(`${slot.name} keys saved`);
-    }
+    if (!answer) return undefined;
+    const stored = answer[slot.field] ?? [];
+    keys.set(stored);
+    return stored;
+  };
+  const say = (text: string) => { setNote(text); announce(text); };
+
+  const add = async (event: Event) => {
+    event.preventDefault();
+    const entry = adding.trim();
+    const before = keys.data;
+    if (!entry || !before) return;
+    const stored = await store([...before, entry]);
+    if (!stored) return; // the typed text stays, to be corrected
+    setAdding('');
+    say(stored.length > before.length ? `${slot.name} ${what} added and saved.` : `That ${what} was already saved for ${slot.name}.`);
+  };
+
+  const remove = async (index: number) => {
+    const before = keys.data ?? [];
+    const ok = await confirmAction(`Remove ${slot.name} ${what} ${index + 1} (${before[index]})? It is deleted at once.`, { confirmLabel: `Remove ${what}` });
+    if (ok && (await store(before.filter((_, j) => j !== index)))) say(`${slot.name} ${what} removed.`);
   };
 
   return (
@@ -37,21 +61,22 @@ function SlotKeys(props: { slot: Slot }) {
       <ErrorBox error={keys.error} onRetry={keys.reload} />
       {keys.loading && !keys.data && <Loading />}
       <ul class="key-list" aria-label={`${slot.name} keys`}>
-        {entries.length === 0 && <li class="muted">No keys: this slot is skipped.</li>}
-        {entries.map((entry, i) => (
+        {keys.data?.length === 0 && <li class="muted">No keys: this slot is skipped.</li>}
+        {keys.data?.map((entry, i) => (
           <li key={`${i}-${entry}`}>
             <code>{entry}</code>
-            <button type="button" class="btn ghost icon danger-text" aria-label={`Remove ${slot.name} entry ${i + 1}`} onClick={() => setEntries(entries.filter((_, j) => j !== i))}>✕</button>
+            <button type="button" class="btn ghost icon danger-text" aria-label={`Remove ${slot.name} entry ${i + 1}`}
+              disabled={action.busy} onClick={() => void remove(i)}>✕</button>
           </li>
         ))}
       </ul>
-      <form class="inline-form" onSubmit={(e) => { e.preventDefault(); if (adding.trim()) { setEntries([...entries, adding.trim()]); setAdding(''); } }}>
+      <form class="inline-form" onSubmit={add}>
         <TextField label={slot.secret ? `New ${slot.name} key` : `New ${slot.name} address`} type={slot.secret ? 'password' : 'text'} autoComplete="off"
-          value={adding} onValue={setAdding} placeholder={slot.secret ? '' : 'http://ollama.example:11434 or {"url":"…","model":"…"}'} />
-        <button type="submit" class="btn" disabled={!adding.trim()}>Add</button>
+          value={adding} onValue={(v) => { setAdding(v); setNote(''); }} placeholder={slot.secret ? '' : 'http://ollama.example:11434 or {"url":"…","model":"…"}'} />
+        <button type="submit" class="btn" disabled={action.busy || !adding.trim() || !keys.data} aria-busy={action.busy || undefined}>Add</button>
       </form>
-      <ErrorBox error={action.error} />
-      {dirty && <Button variant="primary" busy={action.busy} onClick={() => void save()}>Save {slot.name} keys</Button>}
+      <ErrorBox error={action.error} what={`Saving the ${slot.name} ${what}s`} />
+      <p class="muted" role="status">{note}</p>
     </div>
   );
 }
@@ -62,6 +87,7 @@ export function AiSection() {
   const [form, setForm] = useState<Models | null>(null);
   const action = useAction();
   useEffect(() => { if (models.data) setForm(models.data); }, [models.data]);
+  useLeaveGuard(form !== null && JSON.stringify(form) !== JSON.stringify(models.data), 'The default models you changed are not saved.');
 
   const saveModels = async (event: Event) => {
     event.preventDefault();
