@@ -9,7 +9,7 @@ import '../settings/decorators.js';
 import { createPageCapture } from './page-capture.js';
 import { createRunManager } from './run-manager.js';
 import { runRoutes } from './routes.js';
-import { createRunService } from './run-service.js';
+import { createRunService, type RunServiceDeps } from './run-service.js';
 import { createTaskRuns } from './task-runs.js';
 import type { RunnableTask } from './task-options.js';
 import { proxyOptionsOf } from './task-options.js';
@@ -22,11 +22,17 @@ const PREFIX = '/api';
 /** How long running runs may take to finish once shutdown begins, before they are stopped as `interrupted`. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
+/** What a composition root may set on the runs plugin (the built-in one takes the defaults). */
+export interface RunsPluginOptions {
+  /** The webhook's per-attempt timeout and retry delays (tests shorten them). */
+  webhook?: RunServiceDeps['webhook'];
+}
+
 /**
  * Wrapped with fastify-plugin so `app.runs`, `app.taskRuns` and `app.pageCapture` reach every scope (the scheduler, the AI
  * plugin); the routes stay encapsulated under `/api` with their own content-type rule.
  */
-async function runs(app: FastifyInstance, options: { prefix?: string }): Promise<void> {
+async function runs(app: FastifyInstance, options: { prefix?: string }, settings: RunsPluginOptions): Promise<void> {
   const { services } = app;
   const logger = services.logger.child({ plugin: 'runs' });
   const manager = createRunManager(services.config.maxConcurrentRuns, logger);
@@ -34,7 +40,7 @@ async function runs(app: FastifyInstance, options: { prefix?: string }): Promise
   const proxyRotation = app.hasDecorator('proxyRotation') ? app.proxyRotation : undefined;
   const chooseProxy = async (task: RunnableTask) => (proxyRotation ? proxyRotation.forTask(proxyOptionsOf(task)) : null);
   const service = createRunService({
-    services, captures: app.captures, proxyRotation, manager, logger,
+    services, captures: app.captures, proxyRotation, manager, logger, webhook: settings.webhook,
     outputs: app.hasDecorator('outputs') ? app.outputs : undefined,
     headful: () => ({
       headfulSession: app.hasDecorator('headfulSession') ? app.headfulSession : undefined,
@@ -55,13 +61,17 @@ async function runs(app: FastifyInstance, options: { prefix?: string }): Promise
  * Task runs (`POST /api/tasks/{id}/api`), cancel and live events of executions; `app.runs`, `app.taskRuns` (for the
  * scheduler) and `app.pageCapture` (for generate-selector).
  */
-export const runsPlugin = definePlugin({
-  name: 'runs',
-  prefix: PREFIX,
-  plugin: fp(runs, {
-    name: 'taskloom-runs',
-    fastify: '5.x',
-    dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-captures', 'taskloom-executions'],
-    decorators: { fastify: ['services', 'captures'] },
-  }),
-});
+export function createRunsPlugin(settings: RunsPluginOptions = {}) {
+  return definePlugin({
+    name: 'runs',
+    prefix: PREFIX,
+    plugin: fp((app, options: { prefix?: string }) => runs(app, options, settings), {
+      name: 'taskloom-runs',
+      fastify: '5.x',
+      dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-captures', 'taskloom-executions'],
+      decorators: { fastify: ['services', 'captures'] },
+    }),
+  });
+}
+
+export const runsPlugin = createRunsPlugin();

@@ -13,7 +13,7 @@ import { LiveRun, RunStop, type RunAnswer } from './live-run.js';
 import { pushOutput, type OutputReport } from './output-push.js';
 import type { RunManager } from './run-manager.js';
 import { outputOf, proxyOptionsOf, variablesOf } from './task-options.js';
-import { deliverWebhook } from './webhook.js';
+import { deliverWebhook, type WebhookOptions } from './webhook.js';
 
 export interface RunOptions {
   trigger: ExecutionTrigger;
@@ -42,6 +42,8 @@ export interface RunServiceDeps {
   logger: Logger;
   /** The headful layer's decorators, when installed (read per run: that plugin registers after this one). */
   headful(): { headfulSession?: HeadfulSession; browserSessions?: BrowserSessions };
+  /** Per-attempt timeout and retry delays of the webhook (tests shorten them); the defaults otherwise. */
+  webhook?: Pick<WebhookOptions, 'timeoutMs' | 'retryDelaysMs'>;
 }
 
 export type RunService = ReturnType<typeof createRunService>;
@@ -93,7 +95,7 @@ export function createRunService(deps: RunServiceDeps) {
     run.finish(answer);
     if (options.webhookUrl) {
       // After the answer: the caller never waits for a slow receiver.
-      manager.track(deliverWebhook(services.outbound.client, options.webhookUrl, answer, logger, { signal: services.shutdownSignal })
+      manager.track(deliverWebhook(services.outbound.client, options.webhookUrl, answer, logger, { ...deps.webhook, signal: services.shutdownSignal })
         .then((webhook) => save(run.executionId, (record) => ({ ...record, webhook }))));
     }
   }

@@ -25,9 +25,11 @@ export interface WebhookOptions {
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /**
- * Retry policy: a connection failure, a 429 or a 5xx is tried again after 1 s, then 3 s (3 attempts in all).
- * A timeout is not retried (the receiver may have acted on it, and a hanging one would hold the delivery for
- * 30 s); nor is another 4xx, or a destination the outbound rule refuses. Receivers dedupe on `executionId`.
+ * Retry policy: a network error (a refused connection, or no answer within the timeout), a 429 or a 5xx is
+ * tried again after 1 s, then 3 s (3 attempts in all, as the README promises); a receiver that never answers
+ * thus holds the delivery for about 34 s, after the run's answer. A receiver may have acted on an attempt
+ * it did not answer in time: receivers dedupe on `executionId`. Another 4xx is not retried, nor a
+ * destination the outbound rule refuses.
  */
 export const WEBHOOK_RETRY_DELAYS_MS = [1_000, 3_000] as const;
 
@@ -44,7 +46,7 @@ export function webhookTarget(url: string): string {
 
 function describeFailure(error: unknown): { error: string; retry: boolean } {
   if (error instanceof OutboundBlockedError) return { error: `refused: ${error.reason}`, retry: false };
-  if (error instanceof OutboundRequestError) return { error: error.reason, retry: !error.timedOut };
+  if (error instanceof OutboundRequestError) return { error: error.reason, retry: true };
   // fetch says "fetch failed" and keeps the system error (ECONNREFUSED, ...) as its cause.
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const code = (e as NodeJS.ErrnoException).code;
