@@ -1,9 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SESSION_COOKIE } from '../../kernel/http/credentials.js';
 import { Errors } from '../../kernel/errors.js';
 import type { LoginResult } from '../../kernel/contracts/auth.js';
-import { AttemptLimiter } from './attempt-limiter.js';
+import { LoginGuard } from './login-guard.js';
 import { ApiKeyCreated, ApiKeyStatus, ErrorBody, LoginBody, SetApiKeyBody, SetupStatus, SetupBody, Success, UserEnvelope } from './schemas.js';
 
 const LOCAL_USER = { id: 'local', name: 'Local user', email: 'local@localhost' };
@@ -22,8 +23,7 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, login: L
 export async function authRoutes(scope: FastifyInstance): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const { auth } = app.services;
-  // 10 failures per 15 minutes, counted per client address and per account.
-  const limiter = new AttemptLimiter(10, 15 * 60 * 1000);
+  const guard = new LoginGuard();
 
   app.get('/auth/check-setup', {
     config: { auth: 'public' },
@@ -44,23 +44,23 @@ export async function authRoutes(scope: FastifyInstance): Promise<void> {
     config: { auth: 'public' },
     schema: { tags: ['auth'], body: LoginBody, response: { 200: Success, 401: ErrorBody, 429: ErrorBody } },
   }, async (request, reply) => {
-    const account = `account:${request.body.email.trim().toLowerCase()}`;
-    const address = `ip:${request.ip}`;
-    const wait = Math.max(limiter.retryAfterSeconds(account), limiter.retryAfterSeconds(address));
-    if (wait > 0) {
-      void reply.header('retry-after', String(wait));
-      throw Errors.RATE_LIMITED({ seconds: wait });
+    const account = request.body.email.trim().toLowerCase();
+    const address = request.ip;
+    const attempt = guard.attempt(account, address);
+    if ('retryAfterSeconds' in attempt) {
+      void reply.header('retry-after', String(attempt.retryAfterSeconds));
+      throw Errors.RATE_LIMITED({ seconds: attempt.retryAfterSeconds });
     }
+    // An account under attack is slowed down, never closed; shutdown cuts the wait short.
+    if (attempt.delayMs > 0) await sleep(attempt.delayMs, undefined, { signal: app.services.shutdownSignal }).catch(() => undefined);
     try {
       const login = await auth.login(request.body.email, request.body.password);
-      limiter.reset(account);
+      attempt.succeeded();
       setSessionCookie(request, reply, login);
       return { success: true };
     } catch (error) {
-      if (Errors.INVALID_CREDENTIALS.is(error)) {
-        limiter.fail(account);
-        limiter.fail(address);
-      }
+      // A wrong password stays counted; any other failure counts as no attempt.
+      if (!Errors.INVALID_CREDENTIALS.is(error)) attempt.withdraw();
       throw error;
     }
   });

@@ -100,7 +100,7 @@ describe('auth: login rate limiting', () => {
   before(async () => { svc = await startService(); await setupAdmin(svc); });
   after(async () => { await svc.close(); });
 
-  it('answers 429 RATE_LIMITED with Retry-After after 10 failures, even to the right password', async () => {
+  it('answers 429 RATE_LIMITED with Retry-After after 10 failures from one address, even to the right password', async () => {
     for (let i = 0; i < 10; i++) {
       const res = await svc.request('POST', '/api/auth/login', { body: { email: ADMIN.email, password: `wrong-${i}` } });
       assert.equal(res.status, 401);
