@@ -2,18 +2,20 @@ import { createApiClient } from '../api-client.js';
 import type { ExecutionSummary } from '../api-types.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
+import { CliFailure } from '../failure.js';
 import { CONNECTION_HELP, connectionFrom, connectionOptions, integerOption, parseOptions } from '../options.js';
 import { formatDuration, formatTable } from '../table.js';
+import { taskIdFor } from '../task-lookup.js';
 
 export const command: CliCommand = {
   path: ['executions', 'list'],
   summary: 'List executions (runs), newest first',
-  help: `Usage: taskloom executions list [--task <id>] [--status <status>] [--limit <n>] [--json]
+  help: `Usage: taskloom executions list [--task <task>] [--status <status>] [--limit <n>] [--json]
 
 Lists executions, newest first: id, task, status, trigger, start, duration.
 
 Options:
-  --task <id>        only this task's
+  --task <task>      only this task's (its id or exact name; the id of a deleted task works too)
   --status <status>  only these: queued, running, success, error, timeout, cancelled, interrupted
   --limit <n>        at most n (1 to 1000, default 50)
   --json             print the list as JSON (the entries of GET /api/executions/list)
@@ -26,9 +28,13 @@ ${CONNECTION_HELP}`,
     });
     const limit = integerOption('limit', values.limit, 1, 1000);
     const client = createApiClient(connectionFrom(values, io.env));
+    const task = values.task === undefined ? undefined : await taskIdFor(client, values.task);
     const { executions } = await client.json<{ executions: ExecutionSummary[] }>('GET', '/api/executions/list', {
-      query: { taskId: values.task, status: values.status, limit },
+      query: { taskId: task?.taskId, status: values.status, limit },
     });
+    if (task && !task.known && executions.length === 0) {
+      throw new CliFailure(`no task has the id or name "${values.task}" (see \`taskloom tasks list\`), and no matching executions carry it as their task id`, ExitCode.notFound);
+    }
     if (values.json) io.stdout.write(`${JSON.stringify(executions, null, 2)}\n`);
     else if (executions.length === 0) io.stderr.write('no executions\n');
     else {

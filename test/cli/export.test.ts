@@ -64,6 +64,14 @@ describe('taskloom export', () => {
     assert.deepEqual([...bytes.subarray(0, 4)], [0x4f, 0x62, 0x6a, 0x01], 'the Avro magic "Obj\\x01"');
   });
 
+  it('--out in a folder that does not exist names the folder (exit 2) before anything is downloaded', async () => {
+    const missing = path.join(outDir, 'no-such-folder');
+    const { code, stderr } = await runTaskloom(['export', '--format', 'csv', '--out', path.join(missing, 'all.csv')], env);
+    assert.equal(code, 2, stderr);
+    assert.ok(stderr.includes(`the folder ${missing} does not exist`), stderr);
+    assert.doesNotMatch(stderr, /unexpected error/);
+  });
+
   it('a filter the service refuses exits 2 and leaves no file behind', async () => {
     const out = path.join(outDir, 'refused.csv');
     const { code, stderr } = await runTaskloom(['export', '--format', 'csv', '--from', 'last tuesday', '--out', out], env);
