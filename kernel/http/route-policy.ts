@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Errors } from '../errors.js';
+import { Errors, type ErrorDefinition } from '../errors.js';
 import type { AuthPolicy, Principal } from '../services.js';
 import { apiKeyFrom, sessionTokenFrom, stripBodyCredentials } from './credentials.js';
 
@@ -12,6 +12,16 @@ export interface RouteEntry {
 }
 
 const POLICIES: readonly AuthPolicy[] = ['public', 'authenticated', 'session', 'apiKey'];
+
+/**
+ * The errors `authorize` below can answer with under a policy (for the API description): reading the session and
+ * the setup state needs storage; only a policy that takes one kind of credential refuses the other with 403.
+ */
+export function policyErrors(policy: AuthPolicy): ErrorDefinition[] {
+  if (policy === 'public') return [];
+  const refused = [Errors.UNAUTHORIZED, Errors.SETUP_REQUIRED, Errors.STORAGE_UNAVAILABLE];
+  return policy === 'authenticated' ? refused : [...refused, Errors.FORBIDDEN];
+}
 
 /**
  * Every route declares `config.auth`; a route without one stops start-up.

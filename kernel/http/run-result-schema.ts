@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { namedSchema } from './named-schema.js';
 
 /**
  * What a run produced (decisions.md "Runs and executions"), as the run answer, the completion webhook and the
  * stored execution all show it. Open, since `data` is whatever the task extracted.
  */
-export const RunResult = Type.Object({
+export const RunResult = namedSchema('RunResult', Type.Object({
   data: Type.Optional(Type.Unknown()),
   finalUrl: Type.Optional(Type.String()),
   title: Type.Optional(Type.String()),
@@ -13,4 +14,4 @@ export const RunResult = Type.Object({
     message: Type.String(),
     actionIndex: Type.Optional(Type.Integer()),
   }, { additionalProperties: true })),
-}, { additionalProperties: true });
+}, { additionalProperties: true }));

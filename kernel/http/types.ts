@@ -1,3 +1,4 @@
+import type { ErrorDefinition } from '../errors.js';
 import type { AuthPolicy, KernelServices, Principal } from '../services.js';
 import type { RouteEntry } from './route-policy.js';
 
@@ -18,6 +19,13 @@ declare module 'fastify' {
     auth?: AuthPolicy;
     /** False where `apiKey`/`key` body fields are data, not credentials (setting the API key). */
     bodyCredentials?: boolean;
+    /**
+     * The catalogue errors the route's own work can answer with (TASK_NOT_FOUND, ...), for the API description.
+     * Those of the route policy, of input validation and INTERNAL_ERROR are added for every route that has them.
+     */
+    errors?: readonly ErrorDefinition[];
+    /** Set by a scope that reads a body of any media type: its routes never answer 415. */
+    anyMediaType?: boolean;
   }
 }
 

@@ -26,9 +26,10 @@ export async function aiRoutes(scope: FastifyInstance, options: { service: AiSer
   const { shutdownSignal } = scope.services;
 
   app.post('/tasks/generate-script', {
-    config,
+    config: { ...config, errors: [Errors.NO_AI_PROVIDER, Errors.AI_PROVIDERS_FAILED] },
     schema: {
       tags,
+      operationId: 'generateScript',
       summary: 'Write an extraction script for a description, asking the AI providers in the order A, B, C, D',
       body: ScriptBody,
       response: { 200: ScriptAnswer, 400: ErrorBody, 502: ErrorBody },
@@ -39,9 +40,10 @@ export async function aiRoutes(scope: FastifyInstance, options: { service: AiSer
   });
 
   app.post('/tasks/generate-selector', {
-    config,
+    config: { ...config, errors: [Errors.NO_AI_PROVIDER, Errors.AI_FAILED] },
     schema: {
       tags,
+      operationId: 'generateSelector',
       summary: 'Find a CSS selector for an element of the page the task reaches at actionIndex, checked on the live page',
       body: SelectorBody,
       response: { 200: SelectorAnswer, 400: ErrorBody, 500: ErrorBody },

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { namedSchema } from '../../kernel/http/named-schema.js';
 
 /** What every response shows in place of a token; sent back in a PUT, it keeps the stored token. */
 export const MASK = '********';
@@ -37,14 +38,14 @@ export const CredentialUpdateBody = Type.Object({
 export type CredentialUpdate = Static<typeof CredentialUpdateBody>;
 
 /** Serialisation keeps only these fields, so nothing else of a stored config can leak. */
-export const Credential = Type.Object({
+export const Credential = namedSchema('Credential', Type.Object({
   id: Type.String(),
   name: Type.String(),
   provider: Type.String(),
   config: Type.Object({ baseUrl: Type.String(), token: Type.Literal(MASK) }),
   createdAt: Type.String(),
   updatedAt: Type.String(),
-});
+}));
 export type PublicCredential = Static<typeof Credential>;
 
 export const Location = Type.Object({ id: Type.Integer(), name: Type.String() });

@@ -11,6 +11,7 @@ import {
 } from './schemas.js';
 
 const config = { auth: 'authenticated' } as const;
+const captureConfig = { ...config, errors: [Errors.NOT_FOUND] };
 const captureTags = ['data'];
 const invalid = { 400: ErrorBody };
 const notFound = { 404: ErrorBody };
@@ -37,7 +38,7 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
   app.get('/captures', {
     config,
     schema: {
-      tags: captureTags, summary: 'Screenshots and recordings, newest first', querystring: CaptureQuery,
+      tags: captureTags, operationId: 'listCaptures', summary: 'Screenshots and recordings, newest first', querystring: CaptureQuery,
       response: { 200: Type.Array(Capture), ...invalid },
     },
   }, async (request) => captures.list({ runId: request.query.runId }));
@@ -45,15 +46,15 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
   app.get('/screenshots', {
     config,
     schema: {
-      tags: captureTags, summary: 'Screenshots only, newest first', querystring: CaptureQuery,
+      tags: captureTags, operationId: 'listScreenshots', summary: 'Screenshots only, newest first', querystring: CaptureQuery,
       response: { 200: Type.Array(Capture), ...invalid },
     },
   }, async (request) => captures.list({ runId: request.query.runId, type: 'screenshot' }));
 
   app.get('/captures/:name', {
-    config,
+    config: captureConfig,
     schema: {
-      tags: captureTags, summary: 'The capture file (image/png, image/jpeg or video/webm)', params: CaptureParams,
+      tags: captureTags, operationId: 'getCapture', summary: 'The capture file (image/png, image/jpeg or video/webm)', params: CaptureParams,
       response: { 200: CaptureFile, ...invalid, ...notFound },
     },
   }, async (request, reply) => {
@@ -70,9 +71,9 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
   });
 
   app.delete('/captures/:name', {
-    config,
+    config: captureConfig,
     schema: {
-      tags: captureTags, summary: 'Delete one capture', params: CaptureParams, response: { 200: Success, ...invalid, ...notFound },
+      tags: captureTags, operationId: 'deleteCapture', summary: 'Delete one capture', params: CaptureParams, response: { 200: Success, ...invalid, ...notFound },
     },
   }, async (request) => {
     if (!(await captures.remove(request.params.name))) throw missing(request.params.name);
@@ -81,23 +82,24 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
 
   app.post('/clear-screenshots', {
     config,
-    schema: { tags: captureTags, summary: 'Delete every screenshot (recordings stay)', response: { 200: Cleared } },
+    schema: { tags: captureTags, operationId: 'clearScreenshots', summary: 'Delete every screenshot (recordings stay)', response: { 200: Cleared } },
   }, async () => ({ success: true, deleted: await captures.clearScreenshots() }));
 
   app.get('/cookies', {
     config,
-    schema: { tags: ['cookies'], summary: 'The browser cookies runs keep, values masked', response: { 200: CookieList } },
+    schema: { tags: ['cookies'], operationId: 'listCookies', summary: 'The browser cookies runs keep, values masked', response: { 200: CookieList } },
   }, async () => ({ cookies: await cookies.list() }));
 
   app.delete('/cookies', {
     config,
-    schema: { tags: ['cookies'], summary: 'Delete every stored browser cookie', response: { 200: Cleared } },
+    schema: { tags: ['cookies'], operationId: 'clearCookies', summary: 'Delete every stored browser cookie', response: { 200: Cleared } },
   }, async () => ({ success: true, deleted: await cookies.clear() }));
 
   app.delete('/cookies/:domain', {
     config,
     schema: {
       tags: ['cookies'],
+      operationId: 'clearDomainCookies',
       summary: 'Delete the cookies of one domain (a leading dot is ignored; subdomains keep theirs)',
       params: DomainParams,
       response: { 200: Cleared, ...invalid },

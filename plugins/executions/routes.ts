@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { Errors } from '../../kernel/errors.js';
 import type { ExecutionService } from './service.js';
 import {
   ErrorBody, Execution, ExecutionParams, ExecutionQuery, ExecutionSummaries, Success,
@@ -8,6 +9,7 @@ import {
 
 const tags = ['executions'];
 const authenticated = { auth: 'authenticated' } as const;
+const oneExecution = { ...authenticated, errors: [Errors.EXECUTION_NOT_FOUND] };
 const invalid = { 400: ErrorBody };
 const notFound = { 404: ErrorBody };
 
@@ -18,7 +20,7 @@ export async function executionRoutes(scope: FastifyInstance, options: { service
   app.get('/', {
     config: authenticated,
     schema: {
-      tags, summary: 'Execution history with logs and results, newest first', querystring: ExecutionQuery,
+      tags, operationId: 'listExecutions', summary: 'Execution history with logs and results, newest first', querystring: ExecutionQuery,
       response: { 200: Type.Array(Execution), ...invalid },
     },
   }, async (request) => service.list(request.query));
@@ -26,20 +28,20 @@ export async function executionRoutes(scope: FastifyInstance, options: { service
   app.get('/list', {
     config: { auth: 'apiKey' },
     schema: {
-      tags, summary: 'Summary metadata of executions, newest first (API key only; no logs or results)',
+      tags, operationId: 'listExecutionSummaries', summary: 'Summary metadata of executions, newest first (API key only; no logs or results)',
       querystring: ExecutionQuery, response: { 200: ExecutionSummaries, ...invalid },
     },
   }, async (request) => ({ executions: await service.summaries(request.query) }));
 
   app.get('/:id', {
-    config: authenticated,
-    schema: { tags, summary: 'One execution with its logs and result', params: ExecutionParams, response: { 200: Execution, ...notFound } },
+    config: oneExecution,
+    schema: { tags, operationId: 'getExecution', summary: 'One execution with its logs and result', params: ExecutionParams, response: { 200: Execution, ...notFound } },
   }, async (request) => service.get(request.params.id));
 
   app.delete('/:id', {
-    config: authenticated,
+    config: oneExecution,
     schema: {
-      tags, summary: 'Delete an execution and its capture files', params: ExecutionParams, response: { 200: Success, ...notFound },
+      tags, operationId: 'deleteExecution', summary: 'Delete an execution and its capture files', params: ExecutionParams, response: { 200: Success, ...notFound },
     },
   }, async (request) => {
     await service.remove(request.params.id);
@@ -48,7 +50,7 @@ export async function executionRoutes(scope: FastifyInstance, options: { service
 
   app.post('/clear', {
     config: authenticated,
-    schema: { tags, summary: 'Delete every execution record and their capture files', response: { 200: Success } },
+    schema: { tags, operationId: 'clearExecutions', summary: 'Delete every execution record and their capture files', response: { 200: Success } },
   }, async () => {
     await service.clear();
     return { success: true };

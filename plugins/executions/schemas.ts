@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { namedSchema } from '../../kernel/http/named-schema.js';
 import { RunResult } from '../../kernel/http/run-result-schema.js';
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'success', 'error', 'timeout', 'cancelled', 'interrupted'] as const;
@@ -20,12 +21,12 @@ export const ExecutionQuery = Type.Object({
 
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
 
-const LogLine = Type.Object({
+const LogLine = namedSchema('LogLine', Type.Object({
   at: Type.String(),
   level: Type.Enum(['debug', 'info', 'warn', 'error']),
   message: Type.String(),
-  actionIndex: Type.Optional(Type.Integer()),
-}, { additionalProperties: true });
+  actionIndex: Type.Optional(Type.Integer({ description: 'counts from 0' })),
+}, { additionalProperties: true }));
 
 
 const summaryFields = {
@@ -39,15 +40,15 @@ const summaryFields = {
 };
 
 /** A stored execution with its logs and result; fields added later by the runner pass through. */
-export const Execution = Type.Object({
+export const Execution = namedSchema('Execution', Type.Object({
   ...summaryFields,
   finishedAt: Type.Optional(Type.String({ description: 'ISO 8601; absent while queued or running' })),
   result: RunResult,
   logs: Type.Array(LogLine),
-}, { additionalProperties: true });
+}, { additionalProperties: true }));
 
 /** Summary metadata only: serialisation drops everything else (logs, result). */
-export const ExecutionSummary = Type.Object(summaryFields, { additionalProperties: false });
+export const ExecutionSummary = namedSchema('ExecutionSummary', Type.Object(summaryFields, { additionalProperties: false }));
 export const ExecutionSummaries = Type.Object({ executions: Type.Array(ExecutionSummary) });
 
 export { ErrorBody } from '../../kernel/http/error-body.js';

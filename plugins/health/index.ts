@@ -31,7 +31,12 @@ async function healthRoutes(app: FastifyInstance): Promise<void> {
   const { storage, startedAtMs } = app.services;
   app.get('/health', {
     config: { auth: 'public' },
-    schema: { tags: ['health'], response: { 200: HealthBody, 503: HealthBody } },
+    schema: {
+      tags: ['health'],
+      operationId: 'getHealth',
+      summary: 'Whether the service and its storage answer',
+      response: { 200: HealthBody, 503: { ...HealthBody, description: 'Degraded: storage does not answer (storage_error says why)' } },
+    },
   }, async (_request, reply) => {
     const uptime = Math.round((Date.now() - startedAtMs) / 1000);
     const problem = await storageProblem(() => storage.check());

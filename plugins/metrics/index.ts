@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { definePlugin } from '../../kernel/registry.js';
-import { ErrorBody } from '../../kernel/http/error-body.js';
+import { Type } from 'typebox';
 
 /** `GET /api/metrics`: this service's registry in the Prometheus text format. */
 async function metricsRoutes(app: FastifyInstance): Promise<void> {
@@ -10,8 +10,10 @@ async function metricsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags: ['operations'],
       summary: 'Prometheus metrics (text exposition format): runs, queue, browser contexts, HTTP latency, process',
-      produces: ['text/plain'],
-      response: { 401: ErrorBody },
+      operationId: 'getMetrics',
+      response: {
+        200: { description: 'The Prometheus text exposition format', content: { 'text/plain': { schema: Type.String() } } },
+      },
     },
   }, async (_request, reply) => {
     const { contentType, body } = await metrics.scrape();

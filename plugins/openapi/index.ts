@@ -4,14 +4,22 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { definePlugin } from '../../kernel/registry.js';
 import { errorCatalogue } from '../../kernel/errors.js';
+import { componentSchemas } from './component-refs.js';
+import { describeOperation } from './operation.js';
 
 const errorCodes = () => errorCatalogue().map((e) => `| ${e.statusCode} | \`${e.code}\` |`).join('\n');
 
 /**
  * Collects every route's schema into an OpenAPI 3.1 document (`/api/openapi.json`) and serves a
- * browsable reference at `/api/docs`. Registered first so it sees every later route.
+ * browsable reference at `/api/docs`. Registered first so it sees every later route. Each operation gets its
+ * operationId, responses and error codes from operation.ts; the named record schemas become components.
  */
 async function openapi(app: FastifyInstance): Promise<void> {
+  // Read by @fastify/swagger when it first builds the document, after every plugin has named its schemas.
+  const schemas: Record<string, object> = {};
+  app.addHook('onReady', async () => {
+    Object.assign(schemas, componentSchemas());
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -26,16 +34,12 @@ async function openapi(app: FastifyInstance): Promise<void> {
           bearer: { type: 'http', scheme: 'bearer' },
           session: { type: 'apiKey', in: 'cookie', name: 'taskloom_session' },
         },
+        schemas,
       },
     },
     transform: ({ schema, url, route }) => {
-      const policy = route.config?.auth;
-      const security: Record<string, string[]>[] = policy === 'public' ? [] :
-        policy === 'session' ? [{ session: [] }] :
-        policy === 'apiKey' ? [{ apiKey: [] }, { bearer: [] }] :
-        [{ apiKey: [] }, { bearer: [] }, { session: [] }];
-      const hide = !url.startsWith('/api/') || url.startsWith('/api/docs');
-      return { schema: { ...schema, hide, security } as typeof schema, url };
+      const described = describeOperation({ schema, url, route });
+      return { schema: described.schema as typeof schema, url: described.url };
     },
   });
 

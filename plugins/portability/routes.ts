@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../../kernel/errors.js';
 import { armSchedules } from './schedule-arming.js';
 import {
   ErrorBody, ExportFile, ExportQuery, ImportAnswer, ImportQuery, TaskBundle,
@@ -22,6 +23,7 @@ export async function portabilityRoutes(scope: FastifyInstance, options: { servi
     config: authenticated,
     schema: {
       tags: ['executions'],
+      operationId: 'exportExecutions',
       summary: 'Stream every matching execution, newest first, as NDJSON (default), CSV or an Avro container file',
       querystring: ExportQuery,
       response: { 200: ExportFile, 400: ErrorBody },
@@ -40,6 +42,7 @@ export async function portabilityRoutes(scope: FastifyInstance, options: { servi
     config: authenticated,
     schema: {
       tags: ['tasks'],
+      operationId: 'exportTasks',
       summary: 'Every task with its versions and schedule, as a portable bundle (JSON, formatVersion 1)',
       response: { 200: TaskBundle },
     },
@@ -52,10 +55,11 @@ export async function portabilityRoutes(scope: FastifyInstance, options: { servi
   });
 
   app.post('/tasks/import', {
-    config: authenticated,
+    config: { ...authenticated, errors: [Errors.IMPORT_CONFLICT] },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: {
       tags: ['tasks'],
+      operationId: 'importTasks',
       summary: 'Import a bundle from /api/tasks/export, all or nothing; enabled schedules are handed to the scheduler',
       querystring: ImportQuery,
       body: TaskBundle,

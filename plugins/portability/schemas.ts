@@ -126,4 +126,4 @@ export const ImportAnswer = Type.Object({
 });
 export type ImportAnswer = Static<typeof ImportAnswer>;
 
-export const ErrorBody = Type.Object({ error: Type.String(), details: Type.Optional(Type.String()) });
+export { ErrorBody } from '../../kernel/http/error-body.js';

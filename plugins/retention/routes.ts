@@ -13,13 +13,14 @@ export async function retentionRoutes(scope: FastifyInstance, options: { retenti
 
   app.get('/retention', {
     config,
-    schema: { tags, summary: 'How many days executions and their captures are kept (0: forever)', response: { 200: RetentionAnswer } },
+    schema: { tags, operationId: 'getRetention', summary: 'How many days executions and their captures are kept (0: forever)', response: { 200: RetentionAnswer } },
   }, async () => retention.policy());
 
   app.post('/retention', {
     config,
     schema: {
       tags,
+      operationId: 'setRetention',
       summary: 'Set the retention in days (null: back to RETENTION_DAYS); older executions are pruned at once',
       body: RetentionBody,
       response: { 200: RetentionSaved, 400: ErrorBody },

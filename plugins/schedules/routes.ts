@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../../kernel/errors.js';
 import {
   DescribeAnswer, ErrorBody, ScheduleBody, ScheduleList, SetAnswer, StatusAll, StatusAnswer, Success, TaskParams,
   type ScheduleInput,
@@ -8,6 +9,7 @@ import type { ScheduleService } from './service.js';
 
 const tags = ['schedules'];
 const authenticated = { auth: 'authenticated' } as const;
+const ofTask = { ...authenticated, errors: [Errors.TASK_NOT_FOUND] };
 
 /**
  * A body that fails its schema is a schedule problem (400 INVALID_SCHEDULE, or `valid: false` from describe),
@@ -26,20 +28,21 @@ export async function scheduleRoutes(scope: FastifyInstance, options: { service:
 
   app.get('/', {
     config: authenticated,
-    schema: { tags, summary: 'Every task that has a schedule, enabled or not, with its next fire', response: { 200: ScheduleList } },
+    schema: { tags, operationId: 'listSchedules', summary: 'Every task that has a schedule, enabled or not, with its next fire', response: { 200: ScheduleList } },
   }, async () => ({ schedules: await service.list() }));
 
   // Registered before `/:taskId/status`; the router prefers this static path (a task named "status" still works).
   app.get('/status/all', {
     config: authenticated,
-    schema: { tags, summary: 'Whether the scheduler runs, and every scheduled task with its next fire (ISO 8601)', response: { 200: StatusAll } },
+    schema: { tags, operationId: 'getSchedulerStatus', summary: 'Whether the scheduler runs, and every scheduled task with its next fire (ISO 8601)', response: { 200: StatusAll } },
   }, async () => service.statusAll());
 
   app.post('/:taskId', {
-    config: authenticated,
+    config: { ...authenticated, errors: [Errors.TASK_NOT_FOUND, Errors.INVALID_SCHEDULE] },
     attachValidation: true,
     schema: {
       tags,
+      operationId: 'setSchedule',
       summary: 'Set (and by default enable) the schedule of a task: frequency fields or a five-field cron',
       params: TaskParams,
       body: ScheduleBody,
@@ -51,17 +54,18 @@ export async function scheduleRoutes(scope: FastifyInstance, options: { service:
   });
 
   app.delete('/:taskId', {
-    config: authenticated,
-    schema: { tags, summary: 'Disable the schedule (kept, with enabled false)', params: TaskParams, response: { 200: Success, 404: ErrorBody } },
+    config: ofTask,
+    schema: { tags, operationId: 'disableSchedule', summary: 'Disable the schedule (kept, with enabled false)', params: TaskParams, response: { 200: Success, 404: ErrorBody } },
   }, async (request) => {
     await service.disable(request.params.taskId);
     return { success: true };
   });
 
   app.get('/:taskId/status', {
-    config: authenticated,
+    config: ofTask,
     schema: {
       tags,
+      operationId: 'getScheduleStatus',
       summary: 'The stored schedule, its resolved cron, a description, whether it is valid, and its next fire',
       params: TaskParams,
       response: { 200: StatusAnswer, 404: ErrorBody },
@@ -69,10 +73,11 @@ export async function scheduleRoutes(scope: FastifyInstance, options: { service:
   }, async (request) => service.status(request.params.taskId));
 
   app.post('/:taskId/describe', {
-    config: authenticated,
+    config: ofTask,
     attachValidation: true,
     schema: {
       tags,
+      operationId: 'describeSchedule',
       summary: 'Check a schedule without saving it: valid, description, cron and when it would fire next',
       params: TaskParams,
       body: ScheduleBody,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../../kernel/errors.js';
 import { createAiKeyService } from './ai-keys.js';
 import { createAiModelService } from './ai-models.js';
 import { typedSettings } from './keys.js';
@@ -19,16 +20,19 @@ export async function aiRoutes(scope: FastifyInstance): Promise<void> {
     const secret = slot !== 'providerD';
     const shown = secret ? 'each key masked as **** and its last 4 characters' : 'entries whole (not secret)';
     const reply = apiKeysReply(field);
+    const name = `${slot[0]!.toUpperCase()}${slot.slice(1)}ApiKeys`; // ProviderAApiKeys
 
     app.get(path, {
       config,
-      schema: { tags, summary: `The keys of AI provider ${slot.slice(-1)}, ${shown}`, response: { 200: reply } },
+      schema: { tags, operationId: `get${name}`, summary: `The keys of AI provider ${slot.slice(-1)}, ${shown}`, response: { 200: reply } },
     }, async () => ({ [field]: await keys.get(slot) }));
 
     app.post(path, {
-      config,
+      // Provider D's entries are endpoints, checked against the private-network rule.
+      config: { ...config, errors: secret ? [] : [Errors.INVALID_URL] },
       schema: {
         tags,
+        operationId: `set${name}`,
         summary: secret
           ? `Replace the keys of AI provider ${slot.slice(-1)} (a masked entry keeps the stored key it masks)`
           : 'Replace the provider D endpoints: each a URL, or a JSON-encoded {"url", "model"}',
@@ -43,11 +47,11 @@ export async function aiRoutes(scope: FastifyInstance): Promise<void> {
 
   app.get('/ai-models', {
     config,
-    schema: { tags, summary: 'The default model of each AI provider', response: { 200: AiModels } },
+    schema: { tags, operationId: 'getAiModels', summary: 'The default model of each AI provider', response: { 200: AiModels } },
   }, async () => models.get());
 
   app.post('/ai-models', {
     config,
-    schema: { tags, summary: 'Set the default model of some providers; the others keep theirs', body: AiModelsBody, response: { 200: AiModels, 400: ErrorBody } },
+    schema: { tags, operationId: 'setAiModels', summary: 'Set the default model of some providers; the others keep theirs', body: AiModelsBody, response: { 200: AiModels, 400: ErrorBody } },
   }, async (request) => models.save(request.body));
 }

@@ -16,18 +16,19 @@ export async function preferenceRoutes(scope: FastifyInstance): Promise<void> {
 
   app.get('/selector-finder', {
     config,
-    schema: { tags, summary: 'How the dashboard finds selectors (default `highlight`)', response: { 200: SelectorFinderBody } },
+    schema: { tags, operationId: 'getSelectorFinder', summary: 'How the dashboard finds selectors (default `highlight`)', response: { 200: SelectorFinderBody } },
   }, async () => ({ selectorFinder: await preferences.selectorFinder() }));
 
   app.post('/selector-finder', {
     config,
-    schema: { tags, summary: 'Set how the dashboard finds selectors', body: SelectorFinderBody, response: { 200: SelectorFinderBody, 400: ErrorBody } },
+    schema: { tags, operationId: 'setSelectorFinder', summary: 'Set how the dashboard finds selectors', body: SelectorFinderBody, response: { 200: SelectorFinderBody, 400: ErrorBody } },
   }, async (request) => ({ selectorFinder: await preferences.setSelectorFinder(request.body.selectorFinder) }));
 
   app.get('/theme', {
     config,
     schema: {
       tags,
+      operationId: 'getTheme',
       summary: 'The dashboard theme; when none is stored, a valid `service_theme` or `theme` cookie is stored and used, else `dark`',
       response: { 200: ThemeReply },
     },
@@ -37,6 +38,7 @@ export async function preferenceRoutes(scope: FastifyInstance): Promise<void> {
     config,
     schema: {
       tags,
+      operationId: 'setTheme',
       summary: 'Save the theme (a value outside the four themes is saved as `dark`) and set the `service_theme` cookie',
       body: ThemeBody,
       response: { 200: ThemeReply, 400: ErrorBody },

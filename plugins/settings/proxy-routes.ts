@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../../kernel/errors.js';
 import { typedSettings } from './keys.js';
 import { createProxyService } from './proxy-service.js';
 import { ErrorBody, ProxyBody, ProxyIdsBody, ProxyImportBody, ProxyParams, ProxySettings, RotationBody } from './schemas.js';
 
 const tags = ['settings'];
 const config = { auth: 'authenticated' } as const;
+/** A server is checked against the private-network rule; a full list refuses more. */
+const writing = { ...config, errors: [Errors.INVALID_URL] };
+const naming = { ...config, errors: [Errors.PROXY_NOT_FOUND] };
+const rewriting = { ...config, errors: [Errors.INVALID_URL, Errors.PROXY_NOT_FOUND] };
 const answers = (...statuses: (400 | 404)[]) => ({ 200: ProxySettings, ...Object.fromEntries(statuses.map((s) => [s, ErrorBody])) });
 
 /** `/proxies`: every write answers the whole proxy settings object, passwords masked. */
@@ -15,18 +20,19 @@ export async function proxyRoutes(scope: FastifyInstance): Promise<void> {
 
   app.get('/proxies', {
     config,
-    schema: { tags, summary: 'The proxy settings object (the built-in `host` entry first)', response: answers() },
+    schema: { tags, operationId: 'getProxySettings', summary: 'The proxy settings object (the built-in `host` entry first)', response: answers() },
   }, async () => proxies.view());
 
   app.post('/proxies', {
-    config,
-    schema: { tags, summary: 'Add a proxy (`server` is checked against the private-network rule)', body: ProxyBody, response: answers(400) },
+    config: writing,
+    schema: { tags, operationId: 'addProxy', summary: 'Add a proxy (`server` is checked against the private-network rule)', body: ProxyBody, response: answers(400) },
   }, async (request) => proxies.add(request.body));
 
   app.post('/proxies/import', {
-    config,
+    config: writing,
     schema: {
       tags,
+      operationId: 'importProxies',
       summary: 'Add many proxies; an entry with a stored server updates it. If any entry fails, nothing changes',
       body: ProxyImportBody,
       response: answers(400),
@@ -34,14 +40,15 @@ export async function proxyRoutes(scope: FastifyInstance): Promise<void> {
   }, async (request) => proxies.import(request.body.proxies));
 
   app.post('/proxies/rotation', {
-    config,
-    schema: { tags, summary: 'Set the default proxy and how runs rotate', body: RotationBody, response: answers(400, 404) },
+    config: naming,
+    schema: { tags, operationId: 'setProxyRotation', summary: 'Set the default proxy and how runs rotate', body: RotationBody, response: answers(400, 404) },
   }, async (request) => proxies.setRotation(request.body));
 
   app.put('/proxies/:id', {
-    config,
+    config: rewriting,
     schema: {
       tags,
+      operationId: 'replaceProxy',
       summary: 'Replace a proxy (a password of "********" keeps the stored one)',
       params: ProxyParams,
       body: ProxyBody,
@@ -50,12 +57,12 @@ export async function proxyRoutes(scope: FastifyInstance): Promise<void> {
   }, async (request) => proxies.replace(request.params.id, request.body));
 
   app.delete('/proxies/:id', {
-    config,
-    schema: { tags, summary: 'Delete a proxy (the default falls back to `host`)', params: ProxyParams, response: answers(400, 404) },
+    config: naming,
+    schema: { tags, operationId: 'deleteProxy', summary: 'Delete a proxy (the default falls back to `host`)', params: ProxyParams, response: answers(400, 404) },
   }, async (request) => proxies.remove([request.params.id]));
 
   app.delete('/proxies', {
-    config,
-    schema: { tags, summary: 'Delete several proxies, all or none', body: ProxyIdsBody, response: answers(400, 404) },
+    config: naming,
+    schema: { tags, operationId: 'deleteProxies', summary: 'Delete several proxies, all or none', body: ProxyIdsBody, response: answers(400, 404) },
   }, async (request) => proxies.remove(request.body.ids));
 }

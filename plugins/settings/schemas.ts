@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { namedSchema } from '../../kernel/http/named-schema.js';
 
 export { ErrorBody } from '../../kernel/http/error-body.js';
 
@@ -41,7 +42,7 @@ export const RotationBody = Type.Object({
 export const ProxyParams = Type.Object({ id: ProxyId });
 
 /** A proxy as answered: the password, when set, is always "********". */
-export const Proxy = Type.Object({
+export const Proxy = namedSchema('Proxy', Type.Object({
   id: Type.String(),
   server: Type.String(),
   username: Type.Optional(Type.String()),
@@ -49,14 +50,14 @@ export const Proxy = Type.Object({
   label: Type.Optional(Type.String()),
   isRotatingPool: Type.Optional(Type.Boolean()),
   estimatedPoolSize: Type.Optional(Type.Integer()),
-});
+}));
 
-export const ProxySettings = Type.Object({
+export const ProxySettings = namedSchema('ProxySettings', Type.Object({
   proxies: Type.Array(Proxy, { description: 'always starts with the built-in entry `host` (no proxy)' }),
   defaultProxyId: Type.String(),
   includeDefaultInRotation: Type.Boolean(),
   rotationMode: Type.Enum([...ROTATION_MODES]),
-});
+}));
 
 export const SelectorFinderBody = Type.Object({ selectorFinder: Type.Enum([...SELECTOR_FINDERS]) }, { additionalProperties: false });
 
