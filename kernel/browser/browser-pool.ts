@@ -2,7 +2,8 @@ import type { KernelConfig } from '../config.js';
 import type { BrowserCookie, BrowserDriver, BrowserHandle, ContextHandle, ContextOptions } from '../contracts/browser.js';
 import type { Logger } from '../contracts/logger.js';
 import { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieStore } from './cookie-jar.js';
-import { detectChromium } from './detect-chromium.js';
+import type { ChromiumTarget } from './choose-chromium.js';
+import { chromiumAtStart } from './chromium-at-start.js';
 import { BrowserDisconnectedError, BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
 import { settleWithin } from './settle-within.js';
 import { WarmBrowser } from './warm-browser.js';
@@ -28,6 +29,11 @@ export interface BrowserPoolOptions {
   args?: string[];
   /** PATH-style directories for Chromium detection (default: the service's PATH). */
   searchPath?: string;
+  /**
+   * The Chromium each launch uses. Default: chosen when the pool is made (start-up) by chooseChromium and
+   * logged once; unused with BROWSER_WS_ENDPOINT.
+   */
+  chromium?: () => Promise<ChromiumTarget>;
 }
 
 /** What a run asks of its context: the contract's options, with cookies coming from the jar. */
@@ -80,19 +86,24 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const { driver, config, logger } = options;
   const killAfterMs = options.killAfterMs ?? 5000;
   const cookieJar = createCookieJar(options.cookieStore ?? createMemoryCookieStore());
-  const findChromium = async () => detectChromium({
+  const headless = options.headless ?? true;
+  const chromium = config.browserWsEndpoint ? undefined : options.chromium ?? chromiumAtStart({
     configuredPath: config.browserExecutablePath,
-    enginePath: config.browserExecutablePath ? undefined : await driver.installedExecutablePath?.(),
+    driver,
     searchPath: options.searchPath,
-    headless: options.headless ?? true,
-  });
-  const warm = new WarmBrowser(driver, async () => ({
-    executablePath: config.browserWsEndpoint ? undefined : await findChromium(),
-    wsEndpoint: config.browserWsEndpoint,
-    headless: options.headless ?? true,
-    args: options.args ?? [],
-    timeoutMs: options.launchTimeoutMs ?? 30_000,
-  }), logger, killAfterMs, config.browserWsEndpoint ? {
+    use: headless ? 'headless' : 'window',
+  }, logger);
+  const warm = new WarmBrowser(driver, async () => {
+    const target = await chromium?.();
+    return {
+      executablePath: target?.executablePath,
+      env: target?.env,
+      wsEndpoint: config.browserWsEndpoint,
+      headless,
+      args: options.args ?? [],
+      timeoutMs: options.launchTimeoutMs ?? 30_000,
+    };
+  }, logger, killAfterMs, config.browserWsEndpoint ? {
     endpoint: config.browserWsEndpoint,
     windowMs: options.reconnectWindowMs ?? 30_000,
     initialDelayMs: 250,

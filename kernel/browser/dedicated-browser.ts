@@ -60,6 +60,7 @@ export async function launchDedicatedBrowser(options: DedicatedBrowserOptions): 
   const pool = createBrowserPool({
     driver: onlyHandle(options.driver.id, handle),
     config: { browserExecutablePath: options.executablePath, browserWsEndpoint: undefined },
+    chromium: async () => ({ executablePath: options.executablePath }), // launched above: nothing to detect
     logger: options.logger,
     cookieStore: options.cookieStore?.(cdpEndpoint),
     killAfterMs,

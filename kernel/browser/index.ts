@@ -10,6 +10,7 @@ export {
 } from './browser-pool.js';
 export { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieStore } from './cookie-jar.js';
 export { ChromiumNotFoundError, detectChromium } from './detect-chromium.js';
+export { chooseChromium, type ChooseChromiumOptions, type ChromiumChoice, type ChromiumTarget, type ChromiumUse } from './choose-chromium.js';
 export { BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
 export { COOKIE_JAR_KEY, settingsCookieStore } from './settings-cookie-store.js';
 // Beside the warm browser: one browser launched for its own purpose (the headful session), and a bare

@@ -19,6 +19,24 @@ export interface BrowserDriver {
    * tries it after BROWSER_EXECUTABLE_PATH and before the PATH. Async: an engine loads its library lazily.
    */
   installedExecutablePath?(): Promise<string | undefined>;
+  /**
+   * A headless Chromium shipped inside an npm package the provider can use, unpacked into the data directory
+   * on first call and reused after. Tried last, after the PATH. Undefined when the package is not installed
+   * (an optional dependency left out); rejects, with a message saying why, when it is installed but cannot be
+   * used here (another platform, the unpacking failed).
+   */
+  packagedChromium?(): Promise<PackagedChromium | undefined>;
+}
+
+/** A Chromium that came inside an npm package (see `BrowserDriver.packagedChromium`). */
+export interface PackagedChromium {
+  executablePath: string;
+  /** Environment it needs to start (its own shared libraries and fonts). */
+  env: Record<string, string>;
+  /** The package and its version, e.g. `@sparticuz/chromium 147.0.0`, for the log and error messages. */
+  origin: string;
+  /** A headless shell: it cannot show a window. */
+  headlessOnly: boolean;
 }
 
 export interface BrowserLaunchOptions {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { detectChromium, launchDedicatedBrowser, type DedicatedBrowser } from '../../kernel/browser/index.js';
+import { chooseChromium, launchDedicatedBrowser, type DedicatedBrowser } from '../../kernel/browser/index.js';
 import type { BrowserDriver } from '../../kernel/contracts/browser.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { Errors } from '../../kernel/errors.js';
@@ -104,16 +104,14 @@ export class ManagedBrowser {
     const { services, logger } = this.deps;
     const { config } = services;
     const driver = await this.engine();
-    const executablePath = detectChromium({
-      configuredPath: config.browserExecutablePath,
-      enginePath: config.browserExecutablePath ? undefined : await driver.installedExecutablePath?.(),
-    });
-    const common = { driver, executablePath, logger, cookieStore: windowCookieStore };
+    // A window needs a full Chromium; without one the error says what to install (a headless shell cannot).
+    const chromium = await chooseChromium({ configuredPath: config.browserExecutablePath, driver, use: headless ? 'any' : 'window' });
+    const common = { driver, executablePath: chromium.executablePath, logger, cookieStore: windowCookieStore };
     if (!headless) {
       const display = await this.deps.display();
       try {
         return await launchDedicatedBrowser({
-          ...common, headless: false, env: display ? { DISPLAY: display } : undefined, launchTimeoutMs: HEADFUL_LAUNCH_MS,
+          ...common, headless: false, env: display ? { ...chromium.env, DISPLAY: display } : chromium.env, launchTimeoutMs: HEADFUL_LAUNCH_MS,
           // The display has no window manager to maximise it: fill the virtual screen from its corner.
           args: ['--window-position=0,0', `--window-size=${SCREEN_SIZE.width},${SCREEN_SIZE.height}`],
         });
@@ -122,7 +120,7 @@ export class ManagedBrowser {
           'a headful browser could not start (is a display available? set USE_NOVNC=true or DISPLAY); starting it headless');
       }
     }
-    return launchDedicatedBrowser({ ...common, headless: true });
+    return launchDedicatedBrowser({ ...common, env: chromium.env, headless: true });
   }
 
   /** Its own instance of the configured engine: the kernel's pool keeps its driver to itself. */

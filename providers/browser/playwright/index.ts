@@ -1,9 +1,15 @@
 import { BROWSER_CONTRACT_VERSION, type BrowserDriver } from '../../../kernel/contracts/browser.js';
+import type { Logger } from '../../../kernel/contracts/logger.js';
 import { defineProvider } from '../../../kernel/contracts/provider.js';
+import { packagedChromium } from '../shared/packaged-chromium.js';
+import { installedPlaywrightChromium } from './installed-chromium.js';
 
 export interface PlaywrightDriverOptions {
   /** ffmpeg for recordings; undefined: `ffmpeg` on the PATH. */
   ffmpegPath?: string;
+  /** Where the packaged headless Chromium is unpacked (DATA_DIR); without it none is offered. */
+  dataDir?: string;
+  logger?: Logger;
 }
 
 // Playwright is large (about a second and tens of MB to load): only the engine in use loads it, at first launch.
@@ -11,10 +17,12 @@ const engine = () => import('./playwright-browser.js');
 
 /** The browser engine over Playwright (the default engine). */
 export function createPlaywrightDriver(options: PlaywrightDriverOptions = {}): BrowserDriver {
+  const { dataDir, logger } = options;
   return {
     id: 'playwright',
     launch: async (launchOptions) => (await engine()).launchPlaywright(launchOptions, options.ffmpegPath),
-    installedExecutablePath: async () => (await engine()).installedPlaywrightChromium(),
+    installedExecutablePath: () => installedPlaywrightChromium(),
+    packagedChromium: dataDir && logger ? () => packagedChromium({ dataDir, logger }) : undefined,
   };
 }
 
@@ -22,5 +30,5 @@ export const playwrightBrowser = defineProvider({
   capability: 'browser',
   id: 'playwright',
   contractVersion: BROWSER_CONTRACT_VERSION,
-  create: async ({ config }) => createPlaywrightDriver({ ffmpegPath: config.ffmpegPath }),
+  create: async ({ config, dataDir, logger }) => createPlaywrightDriver({ ffmpegPath: config.ffmpegPath, dataDir, logger }),
 });

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright';
 import type { BrowserHandle, BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
@@ -17,16 +16,6 @@ export async function launchPlaywright(options: BrowserLaunchOptions, ffmpegPath
     const browser = await chromium.connectOverCDP(pipe, { timeout: options.timeoutMs });
     return playwrightHandle(browser, ffmpegPath, launched, launched.wsEndpoint);
   });
-}
-
-/** Playwright's downloaded Chromium, when one was installed (`npx playwright install chromium`). */
-export function installedPlaywrightChromium(): string | undefined {
-  try {
-    const candidate = chromium.executablePath();
-    return candidate && existsSync(candidate) ? candidate : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,9 +1,15 @@
 import { BROWSER_CONTRACT_VERSION, type BrowserDriver } from '../../../kernel/contracts/browser.js';
+import type { Logger } from '../../../kernel/contracts/logger.js';
 import { defineProvider } from '../../../kernel/contracts/provider.js';
+import { packagedChromium } from '../shared/packaged-chromium.js';
+import { installedPuppeteerChromium } from './installed-chromium.js';
 
 export interface PuppeteerDriverOptions {
   /** ffmpeg for recordings; undefined: `ffmpeg` on the PATH. */
   ffmpegPath?: string;
+  /** Where the packaged headless Chromium is unpacked (DATA_DIR); without it none is offered. */
+  dataDir?: string;
+  logger?: Logger;
 }
 
 // Only the engine in use loads its library, at first launch.
@@ -11,11 +17,13 @@ const engine = () => import('./puppeteer-browser.js');
 
 /** The browser engine over Puppeteer. */
 export function createPuppeteerDriver(options: PuppeteerDriverOptions = {}): BrowserDriver {
+  const { dataDir, logger } = options;
   const remoteContexts = new Set<string>();
   return {
     id: 'puppeteer',
     launch: async (launchOptions) => (await engine()).launchPuppeteer(launchOptions, options.ffmpegPath, remoteContexts),
-    installedExecutablePath: async () => (await engine()).installedPuppeteerChromium(),
+    installedExecutablePath: () => installedPuppeteerChromium(),
+    packagedChromium: dataDir && logger ? () => packagedChromium({ dataDir, logger }) : undefined,
   };
 }
 
@@ -23,5 +31,5 @@ export const puppeteerBrowser = defineProvider({
   capability: 'browser',
   id: 'puppeteer',
   contractVersion: BROWSER_CONTRACT_VERSION,
-  create: async ({ config }) => createPuppeteerDriver({ ffmpegPath: config.ffmpegPath }),
+  create: async ({ config, dataDir, logger }) => createPuppeteerDriver({ ffmpegPath: config.ffmpegPath, dataDir, logger }),
 });

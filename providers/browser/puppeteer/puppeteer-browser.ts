@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer';
 import type { BrowserHandle, BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
@@ -33,16 +32,6 @@ export async function launchPuppeteer(
     );
     return puppeteerHandle(browser, ffmpegPath, launched);
   });
-}
-
-/** Puppeteer's downloaded Chrome, when one was installed (.puppeteerrc.cjs skips the download). */
-export function installedPuppeteerChromium(): string | undefined {
-  try {
-    const candidate = puppeteer.executablePath();
-    return candidate && existsSync(candidate) ? candidate : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Errors never quote the endpoint: it may carry a token (the kernel logs it redacted). */
