@@ -7,6 +7,7 @@
  * chain; a provider makes exactly one request per call (its SDK's own retries switched off).
  */
 
+import type { BrowserPage } from './browser.js';
 import type { Action } from './records.js';
 
 export const AI_CONTRACT_VERSION = 1;
@@ -79,8 +80,9 @@ export interface AiProvider {
   complete(request: CompletionRequest): Promise<string>;
 }
 
-// What generate-selector needs from the browser layer. The runs/browser plugin provides it as the decorator
-// `app.pageCapture` (typed in plugins/ai/decorators.ts); the types live here so that plugin imports only the kernel.
+// What generate-selector (and the inspector, given a task) needs from the browser layer. The runs/browser plugin
+// provides it as the decorator `app.pageCapture` (typed in plugins/ai/decorators.ts); the types live here so that
+// plugin imports only the kernel.
 
 /** The task as generate-selector receives it: at least `url` and `actions`, plus whatever else a task holds. */
 export interface CaptureTask {
@@ -90,8 +92,11 @@ export interface CaptureTask {
   [option: string]: unknown;
 }
 
-/** A live page, kept open until `close`. */
-export interface CapturedPage {
+/**
+ * A live page, kept open until `close`. `evaluate` and `screenshot` (as on `BrowserPage`; rejecting once the
+ * page is closed) let the inspector match elements on the same page; a browser layer may leave them out.
+ */
+export interface CapturedPage extends Partial<Pick<BrowserPage, 'evaluate' | 'screenshot'>> {
   /** The page's current DOM, serialised (`document.documentElement.outerHTML`). */
   html: string;
   /**

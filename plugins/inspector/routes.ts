@@ -10,9 +10,15 @@ export async function inspectorRoutes(scope: FastifyInstance, options: { inspect
     config: { auth: 'authenticated' },
     schema: {
       tags: ['inspector'],
-      summary: 'Up to five elements matching targetHint (CSS selector, then attributes, then visible text), best first',
+      summary: 'Up to five elements matching targetHint (CSS selector, then attributes, then visible text), best first; '
+        + 'with task and actionIndex, on the page the task reaches before that action',
       body: HighlightBody,
       response: { 200: HighlightAnswer, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 502: ErrorBody },
     },
-  }, async (request) => options.inspector.highlight(request.body));
+  }, async (request, reply) => {
+    // A replay stops when the caller goes away or the service stops: nobody would read the answer.
+    const gone = new AbortController();
+    reply.raw.once('close', () => { if (!reply.raw.writableFinished) gone.abort(); });
+    return options.inspector.highlight(request.body, AbortSignal.any([gone.signal, scope.services.shutdownSignal]));
+  });
 }

@@ -1,7 +1,9 @@
 import { Errors, TaskloomError } from '../../kernel/errors.js';
 import type { KernelServices } from '../../kernel/services.js';
-import type { BrowserSessions, InspectablePage } from '../headful/decorators.js';
+import type { PageCapture } from '../../kernel/contracts/ai.js';
+import type { BrowserSessions } from '../headful/decorators.js';
 import { MATCH_SCRIPT } from './match-script.js';
+import { replayOf, withReplayedPage, type MatchablePage } from './replay.js';
 import type { CandidateValue, HighlightAnswerValue, HighlightInput } from './schemas.js';
 
 /** The interface's limit. */
@@ -14,16 +16,20 @@ const JPEG_QUALITY = 70;
 export interface InspectorDeps {
   services: KernelServices;
   sessions: BrowserSessions;
+  /** The runs plugin's page capture, looked up when needed (it may register after this plugin). */
+  capture(): PageCapture | undefined;
 }
 
 /**
- * Finds the elements a hint names. In a browser session: on the page its window shows (navigated to `url`
- * first when given). Without one: `url` is opened in a context of the service's own browser.
+ * Finds the elements a hint names. With `task` (an extension): on the page the task reaches before its action
+ * `actionIndex`, replayed in a fresh context as generate-selector does. In a browser session: on the page its
+ * window shows (navigated to `url` first when given). Without one: `url` is opened in a context of the
+ * service's own browser.
  */
 export function createInspector(deps: InspectorDeps) {
   const { services, sessions } = deps;
 
-  async function inspect(page: InspectablePage, input: HighlightInput): Promise<HighlightAnswerValue> {
+  async function inspect(page: MatchablePage, input: HighlightInput): Promise<HighlightAnswerValue> {
     const withShot = input.screenshot !== false;
     const found = await page.evaluate(MATCH_SCRIPT, {
       hint: input.targetHint, limit: MAX_CANDIDATES, highlight: withShot, keepMs: HIGHLIGHT_KEEP_MS,
@@ -34,11 +40,16 @@ export function createInspector(deps: InspectorDeps) {
   }
 
   return {
-    async highlight(input: HighlightInput): Promise<HighlightAnswerValue> {
+    async highlight(input: HighlightInput, signal?: AbortSignal): Promise<HighlightAnswerValue> {
+      const replay = replayOf(input);
       const { url } = input;
       if (url !== undefined) await services.outbound.guard.checkUrl(url, { errorAs: Errors.INVALID_URL });
       const session = input.sessionId !== undefined ? sessions.get(input.sessionId) : sessions.current();
       try {
+        if (replay) {
+          const replayDeps = { guard: services.outbound.guard, capture: deps.capture };
+          return await withReplayedPage(replayDeps, replay, signal, (page) => inspect(page, input));
+        }
         if (session) {
           return await session.withWindowPage(async (page) => {
             if (url !== undefined) await page.goto(url, NAVIGATION_MS);
@@ -46,7 +57,7 @@ export function createInspector(deps: InspectorDeps) {
           }, COMMAND_MS);
         }
         if (url === undefined) {
-          throw Errors.VALIDATION_ERROR({ message: 'No browser session is open: give url, or open one with POST /api/browser/open' });
+          throw Errors.VALIDATION_ERROR({ message: 'No browser session is open: give url (or task and actionIndex), or open one with POST /api/browser/open' });
         }
         const outcome = await services.browser.withContext({ keepCookies: true }, async (context) => {
           const page = await context.newPage();

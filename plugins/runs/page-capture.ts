@@ -51,11 +51,21 @@ export function createPageCapture(deps: PageCaptureDeps): PageCapture {
         });
         const html = String(await page.evaluate('return document.documentElement.outerHTML;', {}));
         let closed = false;
+        const ensureOpen = () => { if (closed) throw new Error('the captured page is closed'); };
         ready({
           html,
           async matches(selector) {
-            if (closed) throw new Error('the captured page is closed');
+            ensureOpen();
             return Number(await page.evaluate(MATCH_SCRIPT, { selector })) || 0;
+          },
+          // For the inspector, which matches elements on this page.
+          async evaluate(body, args) {
+            ensureOpen();
+            return page.evaluate(body, args);
+          },
+          async screenshot(shot) {
+            ensureOpen();
+            return page.screenshot(shot);
           },
           async close() {
             closed = true;
