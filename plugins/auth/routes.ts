@@ -26,13 +26,16 @@ export async function authRoutes(scope: FastifyInstance): Promise<void> {
   const guard = new LoginGuard();
 
   app.get('/auth/check-setup', {
-    config: { auth: 'public' },
-    schema: { tags: ['auth'], response: { 200: SetupStatus } },
+    config: { auth: 'public', errors: [Errors.STORAGE_UNAVAILABLE] },
+    schema: { tags: ['auth'], operationId: 'checkSetup', summary: 'Whether the first admin account is still to be created', response: { 200: SetupStatus } },
   }, async () => ({ setupRequired: await auth.isSetupRequired() }));
 
   app.post('/auth/setup', {
-    config: { auth: 'public' },
-    schema: { tags: ['auth'], body: SetupBody, response: { 200: Success, 409: ErrorBody } },
+    config: { auth: 'public', errors: [Errors.ALREADY_INITIALIZED, Errors.STORAGE_UNAVAILABLE] },
+    schema: {
+      tags: ['auth'], operationId: 'setupAdmin', summary: 'Create the admin account (once) and log it in',
+      body: SetupBody, response: { 200: Success, 409: ErrorBody },
+    },
   }, async (request, reply) => {
     const { name, email, password } = request.body;
     await auth.setup({ name, email, password });
@@ -41,8 +44,11 @@ export async function authRoutes(scope: FastifyInstance): Promise<void> {
   });
 
   app.post('/auth/login', {
-    config: { auth: 'public' },
-    schema: { tags: ['auth'], body: LoginBody, response: { 200: Success, 401: ErrorBody, 429: ErrorBody } },
+    config: { auth: 'public', errors: [Errors.INVALID_CREDENTIALS, Errors.RATE_LIMITED, Errors.STORAGE_UNAVAILABLE] },
+    schema: {
+      tags: ['auth'], operationId: 'login', summary: 'Log in: sets the session cookie',
+      body: LoginBody, response: { 200: Success, 401: ErrorBody, 429: ErrorBody },
+    },
   }, async (request, reply) => {
     const account = request.body.email.trim().toLowerCase();
     const address = request.ip;
@@ -67,7 +73,7 @@ export async function authRoutes(scope: FastifyInstance): Promise<void> {
 
   app.post('/auth/logout', {
     config: { auth: 'session' },
-    schema: { tags: ['auth'], response: { 200: Success } },
+    schema: { tags: ['auth'], operationId: 'logout', summary: 'End the session and clear its cookie', response: { 200: Success } },
   }, async (request, reply) => {
     if (request.principal.kind === 'session') await auth.logout(request.principal.token);
     void reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -76,18 +82,21 @@ export async function authRoutes(scope: FastifyInstance): Promise<void> {
 
   app.get('/auth/me', {
     config: { auth: 'session' },
-    schema: { tags: ['auth'], response: { 200: UserEnvelope } },
+    schema: { tags: ['auth'], operationId: 'getCurrentUser', summary: 'The logged-in user', response: { 200: UserEnvelope } },
   }, async (request) => ({ user: request.principal.kind === 'session' ? request.principal.user : LOCAL_USER }));
 
   app.get('/settings/api-key', {
     config: { auth: 'authenticated' },
-    schema: { tags: ['settings'], response: { 200: ApiKeyStatus } },
+    schema: { tags: ['settings'], operationId: 'getApiKeyStatus', summary: 'Whether an API key is set, and its last characters', response: { 200: ApiKeyStatus } },
   }, async () => auth.apiKeyStatus());
 
   app.post('/settings/api-key', {
     // The body's apiKey is the new key, not a credential.
-    config: { auth: 'authenticated', bodyCredentials: false },
-    schema: { tags: ['settings'], body: SetApiKeyBody, response: { 200: ApiKeyCreated, 400: ErrorBody } },
+    config: { auth: 'authenticated', bodyCredentials: false, errors: [Errors.API_KEY_TOO_LONG] },
+    schema: {
+      tags: ['settings'], operationId: 'setApiKey', summary: 'Set the API key (`apiKey`), or generate one when none is sent',
+      body: SetApiKeyBody, response: { 200: ApiKeyCreated, 400: ErrorBody },
+    },
   }, async (request) => {
     const apiKey = await auth.setApiKey(request.body?.apiKey);
     return { success: true, apiKey };
