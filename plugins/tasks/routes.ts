@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { Errors } from '../../kernel/errors.js';
 import { createTaskService } from './service.js';
 import {
   ErrorBody, SaveQuery, Success, Task, TaskBody, TaskList, TaskParams, TaskPatchBody, TaskSummary, Touched, VersionParams,
@@ -8,6 +9,7 @@ import {
 
 const tags = ['tasks'];
 const authenticated = { auth: 'authenticated' } as const;
+const oneTask = { ...authenticated, errors: [Errors.TASK_NOT_FOUND] };
 const notFound = { 404: ErrorBody };
 const invalid = { 400: ErrorBody };
 
@@ -17,23 +19,24 @@ export async function taskRoutes(scope: FastifyInstance): Promise<void> {
 
   app.get('/tasks', {
     config: authenticated,
-    schema: { tags, summary: 'Every task, without version history, newest first', response: { 200: Type.Array(TaskSummary) } },
+    schema: { tags, operationId: 'listTasks', summary: 'Every task, without version history, newest first', response: { 200: Type.Array(TaskSummary) } },
   }, async (_request, reply) => reply.type('application/json; charset=utf-8').send((await tasks.listJson()) as never));
 
   app.get('/tasks/list', {
     config: authenticated,
-    schema: { tags, summary: 'A light list of tasks for the dashboard, newest first', response: { 200: TaskList } },
+    schema: { tags, operationId: 'listTaskEntries', summary: 'A light list of tasks for the dashboard, newest first', response: { 200: TaskList } },
   }, async () => ({ tasks: await tasks.entries() }));
 
   app.get('/tasks/:id', {
-    config: authenticated,
-    schema: { tags, summary: 'One task with its version history', params: TaskParams, response: { 200: Task, ...notFound } },
+    config: oneTask,
+    schema: { tags, operationId: 'getTask', summary: 'One task with its version history', params: TaskParams, response: { 200: Task, ...notFound } },
   }, async (request) => tasks.get(request.params.id));
 
   app.post('/tasks', {
     config: authenticated,
     schema: {
       tags,
+      operationId: 'saveTask',
       summary: 'Create a task, or overwrite the one with `id` (`?version=true` snapshots it first)',
       querystring: SaveQuery,
       body: TaskBody,
@@ -42,9 +45,10 @@ export async function taskRoutes(scope: FastifyInstance): Promise<void> {
   }, async (request) => tasks.save(request.body, { snapshot: request.query.version === true }));
 
   app.patch('/tasks/:id', {
-    config: authenticated,
+    config: oneTask,
     schema: {
       tags,
+      operationId: 'patchTask',
       summary: 'Change some fields (null removes an optional one); snapshots the task first',
       params: TaskParams,
       body: TaskPatchBody,
@@ -53,22 +57,23 @@ export async function taskRoutes(scope: FastifyInstance): Promise<void> {
   }, async (request) => tasks.patch(request.params.id, request.body));
 
   app.delete('/tasks/:id', {
-    config: authenticated,
-    schema: { tags, summary: 'Delete a task', params: TaskParams, response: { 200: Success, ...notFound } },
+    config: oneTask,
+    schema: { tags, operationId: 'deleteTask', summary: 'Delete a task', params: TaskParams, response: { 200: Success, ...notFound } },
   }, async (request) => {
     await tasks.remove(request.params.id);
     return { success: true };
   });
 
   app.post('/tasks/:id/touch', {
-    config: authenticated,
-    schema: { tags, summary: 'Set updatedAt to now', params: TaskParams, response: { 200: Touched, ...notFound } },
+    config: oneTask,
+    schema: { tags, operationId: 'touchTask', summary: 'Set updatedAt to now', params: TaskParams, response: { 200: Touched, ...notFound } },
   }, async (request) => ({ success: true, updatedAt: await tasks.touch(request.params.id) }));
 
   app.post('/tasks/:id/versions/:versionId/restore', {
-    config: authenticated,
+    config: { ...authenticated, errors: [Errors.TASK_NOT_FOUND, Errors.NOT_FOUND] },
     schema: {
       tags,
+      operationId: 'restoreTaskVersion',
       summary: 'Snapshot the task, then restore the configuration of one of its versions',
       params: VersionParams,
       response: { 200: Task, ...notFound },

@@ -1,4 +1,5 @@
 import { Type, type Static, type TNull, type TOptional, type TSchema, type TUnion } from 'typebox';
+import { namedSchema } from '../../kernel/http/named-schema.js';
 
 /** Every action type the runner understands (decisions.md, "Actions"). */
 export const ACTION_TYPES = [
@@ -14,7 +15,7 @@ export const MAX_ACTIONS = 1000;
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Timestamp = Type.String({ maxLength: 64 });
 
-export const Action = Type.Object({
+export const Action = namedSchema('Action', Type.Object({
   id: Type.Optional(Type.String({ maxLength: 200 })),
   type: Type.Enum([...ACTION_TYPES]),
   selector: Type.Optional(Type.String({ maxLength: 4000 })),
@@ -23,12 +24,12 @@ export const Action = Type.Object({
   varName: Type.Optional(Type.String({ maxLength: 200 })),
   timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
   disabled: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false });
+}, { additionalProperties: false }));
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** The Schedule record of kernel/contracts/records.ts; the schedules plugin checks its meaning. */
-export const Schedule = Type.Object({
+export const Schedule = namedSchema('Schedule', Type.Object({
   enabled: Type.Boolean(),
   frequency: Type.Optional(Type.Enum(['interval', 'hourly', 'daily', 'weekly', 'monthly'])),
   intervalMinutes: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -42,7 +43,7 @@ export const Schedule = Type.Object({
   lastRunStatus: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   lastRunDurationMs: Type.Optional(Nullable(Type.Number())),
   nextRun: Type.Optional(Nullable(Type.Number())),
-}, { additionalProperties: false });
+}, { additionalProperties: false }));
 
 export const Viewport = Type.Object({
   width: Type.Integer({ minimum: 1, maximum: 10_000 }),
@@ -126,16 +127,16 @@ const TaskRecordFields = {
 };
 
 /** A task without its history (`GET /api/tasks`, version snapshots). */
-export const TaskSummary = Type.Object(TaskRecordFields, { additionalProperties: true });
+export const TaskSummary = namedSchema('TaskSummary', Type.Object(TaskRecordFields, { additionalProperties: true }));
 
-export const TaskVersion = Type.Object({
+export const TaskVersion = namedSchema('TaskVersion', Type.Object({
   id: Type.String(),
   savedAt: Timestamp,
   snapshot: Type.Record(Type.String(), Type.Unknown(), { description: 'the task as it was, without versions' }),
-});
+}));
 
 /** A task with its history, newest first. */
-export const Task = Type.Object({ ...TaskRecordFields, versions: Type.Array(TaskVersion) }, { additionalProperties: true });
+export const Task = namedSchema('Task', Type.Object({ ...TaskRecordFields, versions: Type.Array(TaskVersion) }, { additionalProperties: true }));
 
 export const TaskListEntry = Type.Object({
   id: Type.String(),
