@@ -75,7 +75,7 @@ describe('a fresh machine: no Chromium installed', { skip, timeout: 300_000 }, (
   }
 
   it('a window (POST /api/browser/open, a headful run) is refused with what to install', async () => {
-    const svc = await spawnService({ ...env, DISPLAY: ':99' });
+    const svc = await spawnService(env);
     try {
       const open = await request(svc.baseUrl, 'POST', '/api/browser/open', { body: { headless: false } });
       assert.equal(open.status, 502, open.text);
