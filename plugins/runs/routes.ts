@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { Errors } from '../../kernel/errors.js';
 import { acceptAnyBody } from './content-types.js';
 import { streamEvents } from './event-stream.js';
@@ -10,6 +11,13 @@ import {
 } from './schemas.js';
 
 const authenticated = { auth: 'authenticated' } as const;
+const { EXECUTION_NOT_FOUND } = Errors;
+/** The SSE stream (event-stream.ts writes it); documented, never serialised. */
+const EventStream = {
+  description: 'Events until the run ends: `log` (a log line), `status` (`{ status }`), then `result` (the RunAnswer); '
+    + 'a comment line every 15 s keeps the stream open',
+  content: { 'text/event-stream': { schema: Type.String() } },
+};
 
 /**
  * `POST /tasks/{id}/api`, `POST /executions/{id}/cancel`, `GET /executions/{id}/events` (under `/api`).
@@ -23,13 +31,18 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
   acceptAnyBody(app);
 
   app.post('/tasks/:id/api', {
-    config: authenticated,
+    config: {
+      ...authenticated,
+      // NOT_FOUND: the browser session named by sessionId is not open.
+      errors: [Errors.TASK_NOT_FOUND, Errors.INVALID_WEBHOOK_URL, Errors.NOT_FOUND, Errors.SHUTTING_DOWN],
+    },
     // No body (or one the rule ignores) is `{}` before validation.
     preValidation: async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};
     },
     schema: {
       tags: ['runs'],
+      operationId: 'runTask',
       summary: 'Run a task and answer its result once it ends (200 whatever the status); with Prefer: respond-async, '
         + 'answer 202 once it is queued. Fields are read only with Content-Type: application/json; otherwise the task '
         + 'runs with its defaults.',
@@ -55,9 +68,10 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
   });
 
   app.post('/executions/:id/cancel', {
-    config: authenticated,
+    config: { ...authenticated, errors: [EXECUTION_NOT_FOUND, Errors.EXECUTION_FINISHED] },
     schema: {
       tags: ['executions'],
+      operationId: 'cancelExecution',
       summary: 'Cancel a queued or running execution; answers once it has stopped',
       params: ExecutionParams,
       response: { 200: Cancelled, 404: ErrorBody, 409: ErrorBody },
@@ -65,12 +79,13 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
   }, async (request) => ({ success: true, status: (await service.cancel(request.params.id)).status }));
 
   app.get('/executions/:id/events', {
-    config: authenticated,
+    config: { ...authenticated, errors: [EXECUTION_NOT_FOUND] },
     schema: {
       tags: ['executions'],
+      operationId: 'streamExecutionEvents',
       summary: 'Server-sent events of an execution: `log` per line, `status` changes, then `result`, then the end',
       params: ExecutionParams,
-      response: { 404: ErrorBody },
+      response: { 200: EventStream, 404: ErrorBody },
     },
   }, async (request, reply) => {
     await streamEvents(reply, request.params.id, service.manager, storage.executions);

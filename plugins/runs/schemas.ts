@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { namedSchema } from '../../kernel/http/named-schema.js';
 import { RunResult } from '../../kernel/http/run-result-schema.js';
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -15,13 +16,13 @@ export type RunBodyInput = Static<typeof RunBody>;
 
 
 /** The run result; also the body of the completion webhook. */
-export const RunAnswer = Type.Object({
+export const RunAnswer = namedSchema('RunAnswer', Type.Object({
   executionId: Type.String(),
   taskId: Type.String(),
   status: Type.String({ description: 'success | error | timeout | cancelled | interrupted' }),
   durationMs: Type.Number(),
   result: RunResult,
-});
+}));
 
 /** The request header `POST /api/tasks/{id}/api` reads (RFC 7240). */
 export const RunHeaders = Type.Object({
