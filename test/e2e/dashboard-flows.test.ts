@@ -100,7 +100,11 @@ describe('dashboard: setup, task editor, versions, logout', { skip }, () => {
     assert.match(await dialog.textContent() ?? '', /92%/);
     await dialog.getByRole('button', { name: 'Use' }).click();
     assert.equal(await page.getByLabel('Selector', { exact: true }).inputValue(), 'a#more-info');
-    assert.deepEqual(asked, { targetHint: 'More information', url: 'https://example.com/' });
+    // The draft goes along, with the index of the action being edited: the inspector runs the actions before it.
+    const body = asked as { targetHint: string; actionIndex: number; url?: string; task: { url: string; actions: Array<{ type: string }> } };
+    assert.deepEqual([body.targetHint, body.actionIndex, body.url], ['More information', 1, undefined]);
+    assert.equal(body.task.url, 'https://example.com/');
+    assert.deepEqual(body.task.actions.map((a) => a.type), ['wait', 'click']);
     await page.getByLabel('Selector', { exact: true }).fill('#more');
     await page.unroute('**/api/inspector/highlight');
     assert.equal(await page.getByText('Unsaved changes').count(), 0);

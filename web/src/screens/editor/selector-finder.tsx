@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { actionLabel } from '../../../../kernel/action-label.js';
+import { actionLabel, actionNumber } from '../../../../kernel/action-label.js';
 import { post } from '../../api/client';
 import type { SelectorCandidate, Task } from '../../api/types';
 import { Modal } from '../../components/dialogs';
@@ -9,6 +9,13 @@ import { editableFields } from './task-draft';
 
 interface HighlightAnswer { candidates?: SelectorCandidate[]; screenshot?: string }
 
+/** What a finder opens to reach the page before the action at 0-based `actionIndex`, counted from 1. */
+function pageBefore(actionIndex: number): string {
+  if (actionIndex === 0) return `the task’s URL (the page before ${actionLabel(0)})`;
+  const last = actionNumber(actionIndex - 1);
+  return `the task’s URL and runs ${last === 1 ? 'action 1' : `actions 1 to ${last}`}`;
+}
+
 const imageSrc = (screenshot: string) => (screenshot.startsWith('data:') ? screenshot : `data:image/jpeg;base64,${screenshot}`);
 
 /**
@@ -17,34 +24,39 @@ const imageSrc = (screenshot: string) => (screenshot.startsWith('data:') ? scree
  */
 export function SelectorFinder(props: { open: boolean; finder: 'highlight' | 'ai'; task: Task; actionIndex: number; onUse: (selector: string) => void; onClose: () => void }) {
   const [hint, setHint] = useState('');
-  const [candidates, setCandidates] = useState<SelectorCandidate[]>([]);
+  // The last answer and the hint it was for (null before the first search).
+  const [found, setFound] = useState<{ hint: string; candidates: SelectorCandidate[] } | null>(null);
   const [screenshot, setScreenshot] = useState<string | undefined>();
   const action = useAction();
   const ai = props.finder === 'ai';
+  const where = pageBefore(props.actionIndex);
 
   const find = async (event: Event) => {
     event.preventDefault();
-    setCandidates([]);
+    setFound(null);
     setScreenshot(undefined);
+    const asked = hint.trim();
+    // Both finders get the draft as it is (saved or not) and replay the actions before this one.
+    const task = editableFields(props.task);
     if (ai) {
-      const task = editableFields(props.task);
-      const answer = await action.run(() => post<{ selector: string }>('/api/tasks/generate-selector', { task, actionIndex: props.actionIndex, prompt: hint }));
-      if (answer) setCandidates([{ selector: answer.selector }]);
+      const answer = await action.run(() => post<{ selector: string }>('/api/tasks/generate-selector', { task, actionIndex: props.actionIndex, prompt: asked }));
+      if (answer) setFound({ hint: asked, candidates: [{ selector: answer.selector }] });
     } else {
-      const answer = await action.run(() => post<HighlightAnswer>('/api/inspector/highlight', { targetHint: hint, url: props.task.url || undefined }));
+      const answer = await action.run(() => post<HighlightAnswer>('/api/inspector/highlight', { targetHint: asked, task, actionIndex: props.actionIndex }));
       if (answer) {
-        setCandidates(answer.candidates ?? []);
+        setFound({ hint: asked, candidates: answer.candidates ?? [] });
         setScreenshot(answer.screenshot);
       }
     }
   };
+  const candidates = found?.candidates ?? [];
 
   return (
     <Modal title="Find selector" open={props.open} onClose={props.onClose} wide>
       <p class="muted">
         {ai
-          ? `The AI generator replays the actions before ${actionLabel(props.actionIndex)} and asks the configured providers for a selector.`
-          : 'The inspector looks for the element on the page of the headful session (or opens the task URL).'}
+          ? `The AI generator opens ${where} and asks the configured providers for a selector.`
+          : `The inspector opens ${where} in a fresh browser and looks for the element there.`}
         {' '}Change the method under Settings → Selector finder.
       </p>
       <form onSubmit={find} class="inline-form">
@@ -55,6 +67,12 @@ export function SelectorFinder(props: { open: boolean; finder: 'highlight' | 'ai
         </button>
       </form>
       <ErrorBox error={action.error} what={ai ? 'The AI selector generator' : 'The inspector'} />
+      {found && candidates.length === 0 && (
+        <div class="error-box" role="alert">
+          <strong>Nothing matched</strong>: no element on the page reached before {actionLabel(props.actionIndex)} matches
+          “{found.hint}”. Try a CSS selector, or the element’s exact text, label or placeholder, and check the actions before it.
+        </div>
+      )}
       {candidates.length > 0 && (
         <ul class="candidates" aria-label="Candidates">
           {candidates.map((c) => (
@@ -67,7 +85,7 @@ export function SelectorFinder(props: { open: boolean; finder: 'highlight' | 'ai
           ))}
         </ul>
       )}
-      {screenshot && <img class="inspector-shot" src={imageSrc(screenshot)} alt="The page with the best match outlined" />}
+      {screenshot && <img class="inspector-shot" src={imageSrc(screenshot)} alt={candidates.length > 0 ? 'The page with the best match outlined' : 'The page the inspector looked at'} />}
     </Modal>
   );
 }
