@@ -32,10 +32,12 @@ export async function browserRoutes(scope: FastifyInstance, options: BrowserRout
   };
 
   app.post('/open', {
-    config,
+    // The browser did not start (502), or the service is stopping (503).
+    config: { ...config, errors: [Errors.UPSTREAM_ERROR, Errors.SHUTTING_DOWN] },
     preValidation: noBodyIsEmpty,
     schema: {
       tags,
+      operationId: 'openBrowser',
       summary: 'Open (or reuse) the managed browser; answers its session id and a DevTools WebSocket URL relayed by this service',
       body: OpenBody,
       response: { 200: OpenAnswer, 400: ErrorBody, 401: ErrorBody, 502: ErrorBody, 503: ErrorBody },
@@ -47,10 +49,11 @@ export async function browserRoutes(scope: FastifyInstance, options: BrowserRout
   });
 
   app.post('/close', {
-    config,
+    config: { ...config, errors: [Errors.NOT_FOUND] },
     preValidation: noBodyIsEmpty,
     schema: {
       tags,
+      operationId: 'closeBrowser',
       summary: 'End a browser session (its browser closes); without `sessionId`, the open one',
       body: CloseBody,
       response: { 200: Success, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },

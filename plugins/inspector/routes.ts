@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Errors } from '../../kernel/errors.js';
 import { ErrorBody, HighlightAnswer, HighlightBody } from './schemas.js';
 import type { Inspector } from './service.js';
 
@@ -7,9 +8,11 @@ import type { Inspector } from './service.js';
 export async function inspectorRoutes(scope: FastifyInstance, options: { inspector: Inspector }): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/highlight', {
-    config: { auth: 'authenticated' },
+    // NOT_FOUND: the session named is not open; UPSTREAM_ERROR: the page would not load or went away.
+    config: { auth: 'authenticated', errors: [Errors.INVALID_URL, Errors.NOT_FOUND, Errors.UPSTREAM_ERROR] },
     schema: {
       tags: ['inspector'],
+      operationId: 'highlightElements',
       summary: 'Up to five elements matching targetHint (CSS selector, then attributes, then visible text), best first; '
         + 'with task and actionIndex, on the page the task reaches before that action',
       body: HighlightBody,
