@@ -66,7 +66,7 @@ export function packagedChromium(options: PackagedChromiumOptions): Promise<Pack
 }
 
 async function unpack(parentDir: string, options: PackagedChromiumOptions): Promise<PackagedChromium> {
-  const files = await (options.files ?? installedPackage)();
+  const files = await (options.files ?? (() => installedPackage()))();
   if (!files) {
     throw new Error(`The headless Chromium packaged in ${PACKAGE} is not installed either: reinstall with optional ` +
       'dependencies (npm install --include=optional) to use it');
@@ -108,12 +108,15 @@ async function unpack(parentDir: string, options: PackagedChromiumOptions): Prom
   };
 }
 
-/** The installed package's version, its Brotli files and its tar reader; undefined when it is not installed. */
-async function installedPackage(): Promise<PackageFiles | undefined> {
+/**
+ * The installed package's version, its Brotli files and its tar reader, as resolved from `from` (default: this
+ * file); undefined when it is not installed (npm install --omit=optional).
+ */
+export async function installedPackage(from: string = import.meta.url): Promise<PackageFiles | undefined> {
   let entry: string;
   try {
     // Resolved, not imported: importing it would set up AWS Lambda's environment in this process.
-    entry = createRequire(import.meta.url).resolve(PACKAGE);
+    entry = createRequire(from).resolve(PACKAGE);
   } catch {
     return undefined;
   }

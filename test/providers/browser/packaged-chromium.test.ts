@@ -7,10 +7,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { Logger } from '../../../kernel/contracts/logger.js';
-import { packagedChromium, type PackageFiles } from '../../../providers/browser/shared/packaged-chromium.js';
+import { installedPackage, packagedChromium, type PackageFiles } from '../../../providers/browser/shared/packaged-chromium.js';
 import type { TarFs } from '../../../providers/browser/shared/brotli-files.js';
 
 const CHILD = path.resolve('test/providers/browser/fixtures/unpack-child.ts');
@@ -107,6 +108,15 @@ describe('the packaged Chromium', () => {
       message: 'The headless Chromium packaged in @sparticuz/chromium is not installed either: reinstall with optional dependencies '
         + '(npm install --include=optional) to use it',
     });
+  });
+
+  it('finds the installed package, its Brotli files and its tar reader; nothing where it is not installed', { skip: realSkip }, async () => {
+    const files = await installedPackage();
+    assert.equal(files?.version, realVersion);
+    for (const name of ['chromium.br', 'al2023.tar.br', 'fonts.tar.br']) assert.ok(existsSync(path.join(files!.binDir, name)), name);
+    assert.equal(typeof files!.tarFs.extract, 'function');
+    // Resolved from a folder with no node_modules above it: as after npm install --omit=optional.
+    assert.equal(await installedPackage(pathToFileURL(path.join(root, 'elsewhere.js')).href), undefined);
   });
 
   it("a new version's unpack removes the older version's folder", async () => {
