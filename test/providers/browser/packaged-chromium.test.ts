@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { Logger } from '../../../kernel/contracts/logger.js';
+import { launchChromium } from '../../../providers/browser/shared/launch-chromium.js';
 import { installedPackage, packagedChromium, type PackageFiles } from '../../../providers/browser/shared/packaged-chromium.js';
 import type { TarFs } from '../../../providers/browser/shared/brotli-files.js';
 
@@ -147,5 +148,15 @@ describe('the packaged Chromium', () => {
     // Built for Amazon Linux: it runs here with its own NSS and expat (LD_LIBRARY_PATH), Debian's glibc.
     const version = execFileSync(first!.executablePath, ['--version'], { env: { ...process.env, ...first!.env }, encoding: 'utf8' });
     assert.match(version, new RegExp(`^Chromium ${realVersion!.split('.')[0]}\\.`));
+    const browser = await launchChromium({ executablePath: first!.executablePath, env: first!.env, headless: true, args: [], timeoutMs: 60_000 });
+    try {
+      const mapped = readFileSync(`/proc/${browser.pid}/maps`, 'utf8').split('\n').map((line) => line.split(/\s+/)[5] ?? '');
+      for (const lib of ['libnss3.so', 'libnspr4.so', 'libexpat.so.1']) {
+        assert.ok(mapped.includes(path.join(dir, 'lib', lib)), `${lib} is the package's, not the machine's`);
+      }
+    } finally {
+      browser.kill();
+      await browser.exited;
+    }
   });
 });
