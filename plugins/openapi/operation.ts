@@ -8,14 +8,6 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** `GET /api/tasks/:id/versions` -> `getTasksByIdVersions`: for a route that names no operationId itself. */
-export function derivedOperationId(method: string, url: string): string {
-  const words = url.replace(/^\/api\//, '').split('/').filter(Boolean)
-    .map((segment) => (segment.startsWith(':') ? `by-${segment.slice(1)}` : segment))
-    .join('-').split(/[^A-Za-z0-9]+/).filter(Boolean);
-  return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
-}
-
 function securityOf(policy: AuthPolicy | undefined): Record<string, string[]>[] {
   if (policy === 'public') return [];
   if (policy === 'session') return [{ session: [] }];
@@ -49,8 +41,8 @@ export interface OperationInput {
 }
 
 /**
- * The route's schema as the document shows it (@fastify/swagger's `transform`): an operationId, the security its
- * policy accepts, every response it declares, and one response per error status listing the catalogue codes it
+ * The route's schema as the document shows it (@fastify/swagger's `transform`): the operationId the route declares
+ * (`schema.operationId`), the security its policy accepts, every response it declares, and one response per error status listing the catalogue codes it
  * can carry. Routes outside `/api`, the docs and the document itself are hidden.
  */
 export function describeOperation({ schema: raw, url, route }: OperationInput): { schema: Json; url: string } {
@@ -82,6 +74,5 @@ export function describeOperation({ schema: raw, url, route }: OperationInput): 
   for (const part of ['querystring', 'params', 'headers']) {
     if (schema[part] !== undefined) input[part] = withComponentRefs(schema[part], { refs: false });
   }
-  const operationId = typeof schema.operationId === 'string' ? schema.operationId : derivedOperationId(method, url);
-  return { schema: { ...schema, ...input, hide, security: securityOf(policy), operationId, response }, url };
+  return { schema: { ...schema, ...input, hide, security: securityOf(policy), response }, url };
 }

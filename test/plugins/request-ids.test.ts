@@ -65,7 +65,8 @@ describe('request ids', () => {
   it('documents requestId in the error schema of the OpenAPI document', async () => {
     const doc = await svc.request('GET', '/api/openapi.json');
     const notFound = doc.body.paths['/api/tasks/{id}'].get.responses['404'].content['application/json'].schema;
-    assert.deepEqual(Object.keys(notFound.properties).sort(), ['details', 'error', 'requestId']);
+    assert.equal(notFound.allOf[0].$ref, '#/components/schemas/Error');
+    assert.deepEqual(Object.keys(doc.body.components.schemas.Error.properties).sort(), ['details', 'error', 'requestId']);
     assert.match(doc.body.info.description, /requestId/);
   });
 });
