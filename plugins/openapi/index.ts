@@ -15,11 +15,9 @@ const errorCodes = () => errorCatalogue().map((e) => `| ${e.statusCode} | \`${e.
  * operationId, responses and error codes from operation.ts; the named record schemas become components.
  */
 async function openapi(app: FastifyInstance): Promise<void> {
-  // Read by @fastify/swagger when it first builds the document, after every plugin has named its schemas.
+  // Read by @fastify/swagger when it first builds the document; filled by the first request for it (below), so
+  // start-up does not pay for a document nobody may ask for.
   const schemas: Record<string, object> = {};
-  app.addHook('onReady', async () => {
-    Object.assign(schemas, componentSchemas());
-  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -45,6 +43,9 @@ async function openapi(app: FastifyInstance): Promise<void> {
 
   await app.register(async (docs) => {
     docs.defaultAuthPolicy = 'public';
+    docs.addHook('onRequest', async () => {
+      if (Object.keys(schemas).length === 0) Object.assign(schemas, componentSchemas());
+    });
     docs.get('/api/openapi.json', { schema: { hide: true } }, async () => docs.swagger());
     await docs.register(swaggerUi, { routePrefix: '/api/docs' });
   });
