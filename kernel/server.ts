@@ -16,7 +16,8 @@ import { errorBody } from './http/error-body.js';
 import errorHandler from './http/error-handler.js';
 import requestId, { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import routePolicy from './http/route-policy.js';
-import { strictValidatorCompiler } from './http/validator.js';
+import { schemaController } from './http/schema-compilers.js';
+import lazyValidation from './http/validator.js';
 import './http/types.js';
 
 /** The built-in modules, found next to the kernel; third-party ones come from `config.modules`. */
@@ -77,12 +78,13 @@ export async function createService(config: KernelConfig, options: CreateService
       pluginTimeout: 25_000,
       // Ids in paths may be up to 256 characters; longer ones meet the not-found handler.
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+      // TypeBox validates (Ajv never loads); validators and serializers compile on their route's first use.
+      schemaController,
       frameworkErrors: (error, request, reply) => {
         void (reply as FastifyReply).status(400).header(REQUEST_ID_HEADER, request.id)
           .send(errorBody('VALIDATION_ERROR', error.message, request.id));
       },
     }) as unknown as FastifyInstance;
-    app.setValidatorCompiler(strictValidatorCompiler);
     const metrics = createMetrics();
     metrics.observeBrowserContexts(() => browser.openContexts());
     const services: KernelServices = {
@@ -91,6 +93,7 @@ export async function createService(config: KernelConfig, options: CreateService
     };
     app.decorate('services', services);
     await app.register(requestId);
+    await app.register(lazyValidation);
     await app.register(httpMetrics);
     await app.register(cookie, { secret: sessionSecret });
     await app.register(errorHandler);

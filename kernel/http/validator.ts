@@ -1,8 +1,28 @@
-import type { FastifySchemaCompiler } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
-import { Value } from 'typebox/value';
+import type { Compile } from 'typebox/compile';
+import type { Value } from 'typebox/value';
 import { Errors, TaskloomError } from '../errors.js';
+
+interface Engine {
+  Compile: typeof Compile;
+  Value: typeof Value;
+}
+
+// TypeBox's compiler and value functions are most of TypeBox's files: they load with the first request that
+// has something to validate (see `lazyValidation`), not with the service.
+let engine: Engine | undefined;
+let loading: Promise<Engine> | undefined;
+
+/** Resolves once the validation engine is loaded; loads it on the first call. */
+export function loadValidationEngine(): Promise<Engine> {
+  loading ??= Promise.all([import('typebox/compile'), import('typebox/value')]).then(([compile, value]) => {
+    engine = { Compile: compile.Compile, Value: value.Value };
+    return engine;
+  });
+  return loading;
+}
 
 interface SchemaError {
   keyword: string;
@@ -38,9 +58,13 @@ export function describeError(where: string, error: SchemaError): string {
  * (always strings on the wire) are converted to their declared types first.
  */
 export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
-  const validator = Compile(schema);
+  let validator: ReturnType<typeof Compile<TSchema>> | undefined;
   const where = httpPart ?? 'body';
   return (input: unknown): { value?: unknown; error?: TaskloomError } => {
+    // Compiled on the route's first request; `lazyValidation` has loaded the engine by then.
+    if (!engine) throw new Error('the validation engine is not loaded: register lazyValidation before the routes');
+    const { Value } = engine;
+    validator ??= engine.Compile(schema);
     // Defaults fill in what was omitted (e.g. `limit`); only wire strings are converted.
     const value = where === 'body' ? input : Value.Convert(schema, Value.Default(schema, input));
     if (validator.Check(value)) return { value };
@@ -49,3 +73,25 @@ export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
     return { error: Errors.VALIDATION_ERROR({ message }) };
   };
 };
+
+const VALIDATED_PARTS = ['body', 'querystring', 'query', 'params', 'headers'] as const;
+
+/**
+ * Routes with something to validate load the validation engine before their first validation (Fastify validates
+ * right after the preValidation hooks, and a route's own hooks run after the global ones, so an anonymous caller
+ * is refused before anything loads). Routes without a schema to check never wait for it.
+ */
+async function lazyValidation(app: FastifyInstance): Promise<void> {
+  const ensureEngine = (_request: unknown, _reply: unknown, done: (error?: Error) => void) => {
+    if (engine) return done();
+    loadValidationEngine().then(() => done(), done);
+  };
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema || !VALIDATED_PARTS.some((part) => schema[part] !== undefined)) return;
+    const own = route.preValidation;
+    route.preValidation = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), ensureEngine];
+  });
+}
+
+export default fp(lazyValidation, { name: 'taskloom-lazy-validation' });

@@ -1,5 +1,3 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-
 /** Runs holding a slot and runs waiting for one, as the runs plugin's queue counts them. */
 export interface RunCounts {
   running: number;
@@ -38,13 +36,23 @@ const FINAL_STATUSES = ['success', 'error', 'timeout', 'cancelled', 'interrupted
 const RUN_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 
-export function createMetrics(): Metrics {
+type PromClient = typeof import('prom-client');
+
+interface Instruments {
+  registry: import('prom-client').Registry;
+  runFinished(status: string, seconds?: number): void;
+  httpRequest(sample: HttpRequestSample): void;
+}
+
+/** The registry and its instruments; gauges read `runCounts` and `contextSources` when scraped. */
+function createInstruments(
+  { Counter, Gauge, Histogram, Registry, collectDefaultMetrics }: PromClient,
+  runCounts: () => RunCounts,
+  contextSources: Set<() => number>,
+): Instruments {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
-
-  let runCounts: () => RunCounts = () => ({ running: 0, queued: 0 });
-  const contextSources = new Set<() => number>();
 
   const runsTotal = new Counter({
     name: 'taskloom_runs_total', help: 'Runs that ended, by final status.', labelNames: ['status'] as const, registers,
@@ -72,9 +80,50 @@ export function createMetrics(): Metrics {
   });
 
   return {
+    registry,
     runFinished(status, seconds) {
       runsTotal.inc({ status });
       if (seconds !== undefined) runDuration.observe({ status }, seconds);
+    },
+    httpRequest({ method, route, statusCode, seconds }) {
+      httpDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
+    },
+  };
+}
+
+/**
+ * prom-client (some 90 files with its OpenTelemetry API) loads with the first observation (the first answered
+ * request) or scrape, not with the service; observations made while it loads are applied once it has.
+ */
+export function createMetrics(): Metrics {
+  let runCounts: () => RunCounts = () => ({ running: 0, queued: 0 });
+  const contextSources = new Set<() => number>();
+  let instruments: Instruments | undefined;
+  let loading: Promise<Instruments> | undefined;
+  let pending: Array<(ready: Instruments) => void> = [];
+  let failed = false;
+
+  const load = () => loading ??= import('prom-client').then((client) => {
+    const ready = createInstruments(client, () => runCounts(), contextSources);
+    for (const apply of pending) apply(ready);
+    pending = [];
+    instruments = ready;
+    return ready;
+  }, (error: unknown) => {
+    failed = true; // observations stop queueing; every scrape reports the error
+    pending = [];
+    throw error;
+  });
+  const record = (apply: (ready: Instruments) => void) => {
+    if (instruments) return apply(instruments);
+    if (failed) return;
+    if (!loading) load().catch(() => {});
+    pending.push(apply);
+  };
+
+  return {
+    runFinished(status, seconds) {
+      record((ready) => ready.runFinished(status, seconds));
     },
     observeRuns(source) {
       runCounts = source;
@@ -83,10 +132,11 @@ export function createMetrics(): Metrics {
       contextSources.add(source);
       return () => { contextSources.delete(source); };
     },
-    httpRequest({ method, route, statusCode, seconds }) {
-      httpDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
+    httpRequest(sample) {
+      record((ready) => ready.httpRequest(sample));
     },
     async scrape() {
+      const { registry } = await load();
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };

@@ -1,7 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, fetch, Headers } from 'undici';
-import type { FormData, HeadersInit, Response } from 'undici';
+import type { Agent, buildConnector, FormData, Headers, HeadersInit, Response } from 'undici';
 import { OutboundBlockedError, type OutboundGuard } from './guard.js';
 
 export interface OutboundRequestInit {
@@ -51,8 +50,17 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 const ORIGIN_BOUND_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 
+type Undici = typeof import('undici');
+
 export function createOutboundClient(guard: OutboundGuard): OutboundClient {
-  const agent = new Agent({ connect: createPinnedConnector(guard) });
+  // undici (some 100 files) loads with the first outbound request, not with the service.
+  let loaded: Promise<{ undici: Undici; agent: Agent }> | undefined;
+  let closed = false;
+  const load = () => loaded ??= import('undici').then((undici) => {
+    const agent = new undici.Agent({ connect: createPinnedConnector(undici.buildConnector, guard) });
+    if (closed) void agent.close(); // requests after close() fail as they did with an agent made up front
+    return { undici, agent };
+  });
 
   async function request(input: string | URL, init: OutboundRequestInit = {}): Promise<OutboundResponse> {
     const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -60,12 +68,13 @@ export function createOutboundClient(guard: OutboundGuard): OutboundClient {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     let url = await guard.checkUrl(String(input));
+    const { undici: { fetch, Headers }, agent } = await load();
     let method = (init.method ?? 'GET').toUpperCase();
     let body = init.body ?? null;
     const headers = new Headers(init.headers);
 
     for (let redirects = 0; ; redirects++) {
-      const hop = withoutCredentials(url, headers);
+      const hop = withoutCredentials(url, headers, Headers);
       let response: Response;
       try {
         response = await fetch(hop.url, { method, headers: hop.headers, body, signal, redirect: 'manual', dispatcher: agent });
@@ -95,11 +104,15 @@ export function createOutboundClient(guard: OutboundGuard): OutboundClient {
     }
   }
 
-  return { request, close: () => agent.close() };
+  const close = async () => {
+    closed = true;
+    if (loaded) await (await loaded).agent.close();
+  };
+  return { request, close };
 }
 
 /** Resolves, checks every address and hands the socket only checked ones, so a rebinding name cannot slip past. */
-function createPinnedConnector(guard: OutboundGuard): buildConnector.connector {
+function createPinnedConnector(build: typeof buildConnector, guard: OutboundGuard): buildConnector.connector {
   const lookup: LookupFunction = (hostname, options, callback) => {
     guard.resolve(hostname).then(
       (resolved) => {
@@ -114,7 +127,7 @@ function createPinnedConnector(guard: OutboundGuard): buildConnector.connector {
       (error: Error) => callback(error, '', 0),
     );
   };
-  const connect = buildConnector({ lookup });
+  const connect = build({ lookup });
   return (options, callback) => {
     // An IP literal never reaches `lookup`, so it is checked here.
     const host = options.hostname.replace(/^\[|\]$/g, '');
@@ -127,12 +140,12 @@ function createPinnedConnector(guard: OutboundGuard): buildConnector.connector {
 }
 
 /** userinfo travels as a Basic Authorization header (fetch refuses URLs that carry it). */
-function withoutCredentials(url: URL, headers: Headers): { url: URL; headers: Headers } {
+function withoutCredentials(url: URL, headers: Headers, HeadersClass: Undici['Headers']): { url: URL; headers: Headers } {
   if (url.username === '' && url.password === '') return { url, headers };
   const bare = new URL(url.href);
   bare.username = '';
   bare.password = '';
-  const withAuth = new Headers(headers);
+  const withAuth = new HeadersClass(headers);
   if (!withAuth.has('authorization')) {
     const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
     withAuth.set('authorization', `Basic ${Buffer.from(pair).toString('base64')}`);

@@ -1,4 +1,4 @@
-import Bree from 'bree';
+import type Bree from 'bree';
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { FireHandler, JobTiming, ScheduledJob, Scheduler } from '../../../kernel/contracts/scheduler.js';
 import { Errors } from '../../../kernel/errors.js';
@@ -24,21 +24,9 @@ function neverRun(): void {}
 
 const copyJob = (job: ScheduledJob): ScheduledJob => ({ ...job });
 
-/**
- * The bree scheduler. Bree owns the timers and the worker lifecycle; croner decides the times: each key is a
- * one-shot bree `date` job at croner's next fire time, re-armed after it fires. Bree's own cron engine (later.js)
- * is not used because it disagrees with croner (DST days, day-of-month with day-of-week, `7` for Sunday), and
- * `nextRun` must be exactly when the job fires.
- */
-export function createBreeScheduler(options: { logger: Logger }): Scheduler {
-  const log = options.logger;
-  const entries = new Map<string, Entry>();
-  const keyOfName = new Map<string, string>();
-  let onFire: FireHandler | null = null;
-  let running = false;
-  let armed = 0;
-
-  const bree = new Bree({
+/** A bree instance whose workers only signal a fire (`fire` receives the job's name). */
+function createBree(BreeClass: typeof Bree, log: Logger, fire: (name: string) => void): Bree {
+  const bree = new BreeClass({
     root: false,
     doRootCheck: false,
     timeout: false,
@@ -56,6 +44,26 @@ export function createBreeScheduler(options: { logger: Logger }): Scheduler {
   bree.createWorker = () => new SignalWorker().asWorker();
   // A date already past when bree starts the job (planned within the milliseconds `add` took): fire it now.
   bree.on('job past', (name: string) => fire(name));
+  return bree;
+}
+
+/**
+ * The bree scheduler. Bree owns the timers and the worker lifecycle; croner decides the times: each key is a
+ * one-shot bree `date` job at croner's next fire time, re-armed after it fires. Bree's own cron engine (later.js)
+ * is not used because it disagrees with croner (DST days, day-of-month with day-of-week, `7` for Sunday), and
+ * `nextRun` must be exactly when the job fires.
+ */
+export function createBreeScheduler(options: { logger: Logger }): Scheduler {
+  const log = options.logger;
+  const entries = new Map<string, Entry>();
+  const keyOfName = new Map<string, string>();
+  let onFire: FireHandler | null = null;
+  let running = false;
+  let armed = 0;
+
+  // bree (with its job validator, some 40 files) loads when the first job is armed, not with the service.
+  let loadingBree: Promise<Bree> | undefined;
+  const loadBree = () => loadingBree ??= import('bree').then(({ default: BreeClass }) => createBree(BreeClass, log, fire));
 
   const enqueue = (entry: Entry, step: () => Promise<void>) => {
     entry.chain = entry.chain.then(step).catch((error: unknown) => {
@@ -65,6 +73,8 @@ export function createBreeScheduler(options: { logger: Logger }): Scheduler {
 
   const dropFromBree = async (name: string) => {
     keyOfName.delete(name);
+    if (!loadingBree) return; // nothing was ever added
+    const bree = await loadingBree;
     if (bree.config.jobs.some((j) => j.name === name)) await bree.remove(name);
   };
 
@@ -79,6 +89,7 @@ export function createBreeScheduler(options: { logger: Logger }): Scheduler {
     enqueue(entry, async () => {
       if (previous) await dropFromBree(previous);
       if (!name || entry.armedName !== name || !running) return;
+      const bree = await loadBree();
       await bree.add({ name, path: neverRun, date: new Date(plannedMs!) });
       await bree.start(name);
     });
@@ -126,7 +137,7 @@ export function createBreeScheduler(options: { logger: Logger }): Scheduler {
     fired.clear();
     for (const entry of entries.values()) disarm(entry);
     await settled();
-    await bree.stop();
+    if (loadingBree) await (await loadingBree).stop();
     onFire = null;
   }
 
