@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { SECRET_KEY_FORMAT, parseSecretKey } from './secrets/secret-key.js';
 
 /** The service configuration. The only place that reads `process.env`. */
 export interface KernelConfig {
@@ -15,6 +16,10 @@ export interface KernelConfig {
   authDisabled: boolean;
   /** Undefined: generated once and kept by the storage. */
   sessionSecret?: string;
+  /** SECRETS_KEY: seals secrets at rest (32 bytes); undefined: DATA_DIR/secrets.key, generated once. */
+  secretsKey?: Buffer;
+  /** SECRETS_KEY_PREVIOUS (comma-separated): keys that still open secrets sealed before a rotation. */
+  previousSecretsKeys: Buffer[];
   browserEngine: 'playwright' | 'puppeteer';
   browserExecutablePath?: string;
   browserWsEndpoint?: string;
@@ -134,6 +139,18 @@ function instanceId(env: Env): string | undefined {
   return value;
 }
 
+/** Comma-separated keys (one when `single` says why); the message never repeats the value (it is a secret). */
+function secretKeys(env: Env, name: string, single?: string): Buffer[] {
+  const value = text(env, name);
+  if (value === undefined) return [];
+  if (single && value.includes(',')) throw new ConfigError(name, `must be ${single}`);
+  return value.split(',').map((part) => {
+    const key = parseSecretKey(part);
+    if (!key) throw new ConfigError(name, `must be ${SECRET_KEY_FORMAT}`);
+    return key;
+  });
+}
+
 /** LOW_MEMORY, read on its own: the entry point applies it before anything else loads (throws ConfigError). */
 export function lowMemoryRequested(env: Env = process.env): boolean {
   return bool(env, 'LOW_MEMORY', false);
@@ -161,6 +178,8 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),
     sessionSecret,
+    secretsKey: secretKeys(env, 'SECRETS_KEY', 'one key; older keys go in SECRETS_KEY_PREVIOUS')[0],
+    previousSecretsKeys: secretKeys(env, 'SECRETS_KEY_PREVIOUS'),
     browserEngine: oneOf(env, 'BROWSER_ENGINE', ['playwright', 'puppeteer'] as const, 'playwright'),
     browserExecutablePath: text(env, 'BROWSER_EXECUTABLE_PATH'),
     browserWsEndpoint: url(env, 'BROWSER_WS_ENDPOINT', ['ws:', 'wss:', 'http:', 'https:']),

@@ -11,6 +11,7 @@ import { createLogger } from './logger.js';
 import { createMetrics, httpMetrics } from './metrics/index.js';
 import { createOutboundClient, createOutboundGuard } from './outbound/index.js';
 import { Registry } from './registry.js';
+import { openSecretStorage } from './secrets/open-secret-storage.js';
 import type { KernelServices } from './services.js';
 import { errorBody } from './http/error-body.js';
 import errorHandler from './http/error-handler.js';
@@ -50,7 +51,8 @@ export async function createService(config: KernelConfig, options: CreateService
   const guard = createOutboundGuard({ allowPrivateNetworks: config.allowPrivateNetworks });
   const outbound = { guard, client: createOutboundClient(guard) };
   const context: ProviderContext = { config, logger, dataDir: config.dataDir, outbound, signal: shutdown.signal };
-  const storage = await registry.provider('storage', config.storage).create(context);
+  // Secrets are sealed at rest by the kernel, for every provider; a wrong key stops the start here.
+  const storage = await openSecretStorage(await registry.provider('storage', config.storage).create(context), { config, logger });
   const instance = createInstance({ settings: storage.settings, logger, id: config.instanceId });
   try {
     // Before any plugin: the executions plugin's recovery and every run rely on this instance's lease.

@@ -153,4 +153,10 @@ export interface StorageProvider {
   check(): Promise<void>;
   /** Flushes pending writes and releases files and connections. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Optional: rewrites the files of these stores so that no overwritten or deleted value is left in them (an
+   * append-only journal keeps old lines until it is compacted). Called after secrets were sealed or sealed again,
+   * so the plain or old-key copies are gone. Providers whose files hold no superseded copies leave it out.
+   */
+  compact?(stores: readonly ('settings' | 'credentials')[]): Promise<void>;
 }

@@ -4,6 +4,7 @@
 // Real processes (spawnService), a fresh database, real Chromium. The schedule test takes about three minutes; the
 // other tests run beside it.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
@@ -43,11 +44,13 @@ describe('two taskloom instances on one PostgreSQL database', { skip, concurrenc
   let cookie = '';
   let crashedRunId = '';
 
+  // Instances sharing a database share the key that seals its secrets (each has its own DATA_DIR).
+  const SECRETS_KEY = randomBytes(32).toString('base64');
   const spawn = async (name: string, extra: Record<string, string> = {}): Promise<Instance> => {
     const dir = await makeTempDir(`taskloom-${name}-`);
     dirs.push(dir);
     const proc = await spawnService({
-      STORAGE: 'postgres', DATABASE_URL: db.url(), DATA_DIR: dir, ALLOW_PRIVATE_NETWORKS: 'true', MAX_CONCURRENT_RUNS: '2', ...extra,
+      STORAGE: 'postgres', DATABASE_URL: db.url(), DATA_DIR: dir, ALLOW_PRIVATE_NETWORKS: 'true', MAX_CONCURRENT_RUNS: '2', SECRETS_KEY, ...extra,
     });
     procs.push(proc);
     return { name, proc, call: (method, url, options) => request(proc.baseUrl, method, url, { apiKey, ...options }) };

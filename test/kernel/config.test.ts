@@ -57,3 +57,36 @@ describe('configuration', () => {
     );
   });
 });
+
+describe('configuration: SECRETS_KEY', () => {
+  const key = Buffer.alloc(32, 7);
+
+  it('takes 32 bytes as hex, base64 or base64url; SECRETS_KEY_PREVIOUS takes several', () => {
+    for (const text of [key.toString('hex'), key.toString('base64'), key.toString('base64url'), ` ${key.toString('base64')}\n`]) {
+      assert.deepEqual(loadConfig({ SECRETS_KEY: text }).secretsKey, key, text);
+    }
+    const other = Buffer.alloc(32, 9);
+    assert.deepEqual(loadConfig({ SECRETS_KEY_PREVIOUS: `${key.toString('hex')},${other.toString('base64')}` }).previousSecretsKeys, [key, other]);
+    assert.deepEqual([loadConfig({}).secretsKey, loadConfig({}).previousSecretsKeys], [undefined, []]);
+  });
+
+  const bad: Array<[string, string]> = [
+    ['SECRETS_KEY', 'correct horse battery staple'],
+    ['SECRETS_KEY', Buffer.alloc(16, 1).toString('hex')],
+    ['SECRETS_KEY', Buffer.alloc(31, 1).toString('base64')],
+    ['SECRETS_KEY', `${key.toString('hex')},${key.toString('hex')}`],
+    ['SECRETS_KEY_PREVIOUS', `${key.toString('hex')},oops-not-a-key`],
+  ];
+  for (const [variable, value] of bad) {
+    it(`refuses ${variable}=${value.slice(0, 12)}… with one line that names the format and not the value`, () => {
+      assert.throws(() => loadConfig({ [variable]: value }), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, new RegExp(`^Invalid configuration: ${variable} must be `));
+        assert.match(error.message, /32 random bytes|one key/);
+        assert.ok(!error.message.includes(value.split(',').pop()!), 'the value is a secret: never repeated');
+        assert.ok(!error.message.includes('\n'));
+        return true;
+      });
+    });
+  }
+});

@@ -1,5 +1,5 @@
 import fs, { type FileHandle } from 'node:fs/promises';
-import { readAt, writeFully } from './file-io.js';
+import { STORE_FILE_MODE, readAt, writeFully } from './file-io.js';
 
 const FLUSH_BYTES = 1024 * 1024;
 const WINDOW_BYTES = 1024 * 1024;
@@ -18,7 +18,7 @@ export class CompactionWriter {
   ) {}
 
   static async create(file: string): Promise<CompactionWriter> {
-    return new CompactionWriter(await fs.open(file, 'w'), file);
+    return new CompactionWriter(await fs.open(file, 'w', STORE_FILE_MODE), file);
   }
 
   /** Appends one line (given without its newline); resolves to its byte offset in the new file. */

@@ -23,7 +23,7 @@ function assertDoc(name: string, doc: unknown): asserts doc is { id: string } {
 export class DocumentCollection<T extends { id: string }> implements DocumentStore<T>, JournalBacked {
   private readonly docs = new Map<string, T>();
   private journal: Journal | undefined;
-  private compacting = false;
+  private compaction: Promise<void> | undefined;
   /** Bumped on every change; with the random epoch it names one state of the collection. */
   private changes = 0;
   private readonly epoch = Math.random().toString(36).slice(2);
@@ -166,9 +166,22 @@ export class DocumentCollection<T extends { id: string }> implements DocumentSto
 
   private maybeCompact(): void {
     const log = this.log;
-    if (this.compacting || Date.now() < this.retryAfterMs || !worthCompacting(log.lines, this.docs.size, log.bytes, this.ctx.compactMinBytes)) return;
-    this.compacting = true;
-    log
+    if (this.compaction || Date.now() < this.retryAfterMs || !worthCompacting(log.lines, this.docs.size, log.bytes, this.ctx.compactMinBytes)) return;
+    void this.startCompaction().catch(() => undefined);
+  }
+
+  /**
+   * Rewrites the journal now, whatever its size, so no superseded line is left in the file (a secret sealed again
+   * must not stay readable in an old line). Waits for a compaction already under way, then runs its own.
+   */
+  async compactNow(): Promise<void> {
+    this.ctx.gate.assertOpen();
+    await this.compaction?.catch(() => undefined);
+    await this.startCompaction();
+  }
+
+  private startCompaction(): Promise<void> {
+    const run = this.log
       .compact(async (sink) => {
         // Snapshot synchronously, before the first await: later changes follow in the journal.
         const lines = [...this.docs.values()].map((doc) => Buffer.from(encodePut(JSON.stringify(doc))));
@@ -178,9 +191,12 @@ export class DocumentCollection<T extends { id: string }> implements DocumentSto
       .catch((error: unknown) => {
         this.retryAfterMs = Date.now() + 60_000;
         this.ctx.logger.warn({ err: error, collection: this.name }, 'compaction failed; retrying in a minute');
+        throw error;
       })
       .finally(() => {
-        this.compacting = false;
+        if (this.compaction === run) this.compaction = undefined;
       });
+    this.compaction = run;
+    return run;
   }
 }

@@ -1,5 +1,16 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 
+/** Store files hold users, settings and secrets: only the service's user may read them. */
+export const STORE_FILE_MODE = 0o600;
+/** The store folder: only the service's user may list it. */
+export const STORE_DIR_MODE = 0o700;
+
+/** A store file an older version created readable to others (0644) is narrowed to STORE_FILE_MODE. */
+export async function keepPrivate(handle: FileHandle): Promise<void> {
+  const { mode } = await handle.stat();
+  if ((mode & 0o077) !== 0) await handle.chmod(STORE_FILE_MODE);
+}
+
 /** write(2) may write less than asked (signals, quotas); loop until every byte is in the file. */
 export async function writeFully(handle: FileHandle, data: Buffer): Promise<void> {
   let done = 0;

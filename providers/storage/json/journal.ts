@@ -5,7 +5,7 @@ import { Errors } from '../../../kernel/errors.js';
 import { CompactionWriter, WindowReader } from './compaction-io.js';
 import { createDeferred, type Deferred } from './deferred.js';
 import { FileRef } from './file-ref.js';
-import { readExactly, syncDir, writeFully } from './file-io.js';
+import { STORE_FILE_MODE, keepPrivate, readExactly, syncDir, writeFully } from './file-io.js';
 import { scanJournal } from './journal-scan.js';
 
 /** Lines waiting for one write + fsync; every writer in it waits on the same `done`. */
@@ -74,8 +74,9 @@ export class Journal {
     await fs.rm(`${file}.compact`, { force: true });
     const existed = await fs.stat(file).then(() => true, () => false);
     const scan = await scanJournal(file, onLine);
-    const handle = await fs.open(file, 'a+');
+    const handle = await fs.open(file, 'a+', STORE_FILE_MODE);
     try {
+      await keepPrivate(handle);
       if (scan.fileSize > scan.validEnd) {
         await handle.truncate(scan.validEnd);
         await handle.datasync();
@@ -229,7 +230,7 @@ export class Journal {
       await fs.rename(temp, this.file);
       renamed = true;
       await syncDir(path.dirname(this.file));
-      const handle = await fs.open(this.file, 'a+');
+      const handle = await fs.open(this.file, 'a+', STORE_FILE_MODE);
       const old = this.current;
       this.current = new FileRef(handle);
       void old.retire().catch((error: unknown) => this.logger.warn({ err: error, file: this.file }, 'closing the pre-compaction journal failed'));

@@ -5,7 +5,7 @@ import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import { Errors } from '../../../kernel/errors.js';
 import { JsonClaimStore } from './claim-store.js';
 import { DocumentCollection } from './document-collection.js';
-import { syncDir } from './file-io.js';
+import { STORE_DIR_MODE, STORE_FILE_MODE, syncDir } from './file-io.js';
 import { JsonExecutionStore } from './execution-store.js';
 import { claimDir } from './open-dirs.js';
 import { JsonSessionStore } from './session-store.js';
@@ -41,6 +41,8 @@ export async function openJsonStorage(options: JsonStorageOptions): Promise<Stor
   const storage = new JsonStorage(ctx, release);
   try {
     const created = await fs.mkdir(dir, { recursive: true });
+    // Only the store's own folder: DATA_DIR keeps its mode (other folders in it may serve other users).
+    if (created) await fs.chmod(dir, STORE_DIR_MODE);
     if (created) await syncCreatedDirs(created, dir);
     await Promise.all(storage.parts.map((part) => part.open()));
   } catch (error) {
@@ -89,7 +91,7 @@ class JsonStorage implements StorageProvider {
     const probe = path.join(this.ctx.dir, `.check-${process.pid}-${(probeCount += 1)}`);
     try {
       await fs.access(this.ctx.dir, constants.R_OK | constants.W_OK);
-      await fs.writeFile(probe, '');
+      await fs.writeFile(probe, '', { mode: STORE_FILE_MODE });
       await fs.rm(probe, { force: true });
     } catch (error) {
       throw Errors.STORAGE_UNAVAILABLE(
@@ -98,6 +100,11 @@ class JsonStorage implements StorageProvider {
       );
     }
     await Promise.all(this.parts.map((part) => part.check()));
+  }
+
+  async compact(stores: readonly ('settings' | 'credentials')[]): Promise<void> {
+    if (stores.includes('settings')) await this.settings.compactNow();
+    if (stores.includes('credentials')) await this.credentials.compactNow();
   }
 
   close(): Promise<void> {

@@ -53,6 +53,11 @@ export class JsonSettingsStore implements SettingsStore, JournalBacked {
     return this.docs.delete(key);
   }
 
+  /** Rewrites the journal without superseded lines (see DocumentCollection.compactNow). */
+  compactNow(): Promise<void> {
+    return this.docs.compactNow();
+  }
+
   async keys(): Promise<string[]> {
     this.ctx.gate.assertOpen();
     const keys = [...this.docs.values()].filter((doc) => doc.value !== undefined).map((doc) => doc.id);
