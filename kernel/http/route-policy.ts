@@ -54,12 +54,13 @@ async function authorize(app: FastifyInstance, request: FastifyRequest): Promise
   const readBody = request.routeOptions.config.bodyCredentials !== false;
   const apiKey = apiKeyFrom(request, readBody);
   if (readBody) stripBodyCredentials(request);
+  // A public route reads no session: looking one up needs storage, and health must answer while storage is down.
+  if (policy === 'public') return { kind: 'anonymous' };
   const sessionToken = sessionTokenFrom(request);
   const sessionUser = sessionToken ? await auth.resolveSession(sessionToken) : undefined;
   const session: Principal | undefined =
     sessionUser && sessionToken ? { kind: 'session', user: sessionUser, token: sessionToken } : undefined;
 
-  if (policy === 'public') return session ?? { kind: 'anonymous' };
   if (config.authDisabled) return session ?? { kind: 'trusted' };
   if (await auth.isSetupRequired()) throw Errors.SETUP_REQUIRED();
 
