@@ -4,8 +4,9 @@ import { command as exportExecutions } from './commands/export.js';
 import { command as mcp } from './commands/mcp.js';
 import { command as migrate } from './commands/migrate.js';
 import { command as run } from './commands/run.js';
+import { command as secretsRotate } from './commands/secrets-rotate.js';
 import { command as serve } from './commands/serve.js';
 import { command as tasksList } from './commands/tasks-list.js';
 
 /** Every sub-command, in the order `taskloom --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [serve, tasksList, run, executionsList, exportExecutions, migrate, mcp];
+export const COMMANDS: readonly CliCommand[] = [serve, tasksList, run, executionsList, exportExecutions, migrate, secretsRotate, mcp];
