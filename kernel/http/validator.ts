@@ -53,6 +53,18 @@ export function describeError(where: string, error: SchemaError): string {
 }
 
 /**
+ * The first top-level field of parsed path parameters or query values whose text holds a NUL character: no id or
+ * value of the API has one, and PostgreSQL refuses it in a text parameter (it would answer 500).
+ */
+function nulField(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if ([item].flat().some((text) => typeof text === 'string' && text.includes('\u0000'))) return key;
+  }
+  return undefined;
+}
+
+/**
  * The service's one validator compiler. Validates with TypeBox instead of Ajv, whose `coerceTypes` would quietly turn
  * `"name": 123` into `"123"`: a body is checked as sent, while the querystring and path parameters
  * (always strings on the wire) are converted to their declared types first.
@@ -67,6 +79,8 @@ export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
     validator ??= engine.Compile(schema);
     // Defaults fill in what was omitted (e.g. `limit`); only wire strings are converted.
     const value = where === 'body' ? input : Value.Convert(schema, Value.Default(schema, input));
+    const nul = where === 'body' ? undefined : nulField(value);
+    if (nul !== undefined) return { error: Errors.VALIDATION_ERROR({ message: `${where}.${nul} holds a NUL character` }) };
     if (validator.Check(value)) return { value };
     const first = validator.Errors(value)[0] as SchemaError | undefined;
     const message = first ? describeError(where, first) : `${where} is invalid`;

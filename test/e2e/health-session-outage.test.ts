@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
-import { setupAdmin, startService, type TestService } from '../support/service.js';
+import { setupAdmin, startService, type ApiResponse, type TestService } from '../support/service.js';
 import { createTcpProxy } from '../support/tcp-proxy.js';
 
 const skip = await postgresUnavailable();
@@ -23,7 +23,7 @@ it('health with a session cookie while PostgreSQL is down: the degraded health b
 
     await proxy.down();
     for (const credentials of [{ cookie }, { apiKey }, { cookie, apiKey }, {}]) {
-      const down = await svc.request('GET', '/api/health', credentials);
+      const down: ApiResponse = await svc.request('GET', '/api/health', credentials);
       const sent = Object.keys(credentials).join(' and ') || 'nothing';
       assert.equal(down.status, 503, `${sent}: ${down.text}`);
       assert.deepEqual([down.body.status, down.body.storage, 'error' in down.body], ['degraded', 'postgres', false], `${sent}: ${down.text}`);

@@ -1,0 +1,41 @@
+// Defects the API fuzzer (api-fuzz.test.ts) found, each pinned by the request that showed it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres-database.js';
+import { setupAdmin, startService, type TestService } from '../support/service.js';
+
+const pgSkip = await postgresUnavailable();
+
+describe('a NUL character in a path parameter or query value (PostgreSQL refuses it in a text parameter)', { skip: pgSkip }, () => {
+  let db: TestDatabase;
+  let svc: TestService;
+  let apiKey: string;
+  before(async () => {
+    db = await createTestDatabase('taskloom_fuzz_nul');
+    svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.url() });
+    ({ apiKey } = await setupAdmin(svc));
+  });
+  after(async () => {
+    await svc?.close();
+    await db?.drop();
+  });
+
+  for (const [method, url, field] of [
+    ['GET', '/api/tasks/a%00b', 'params.id'],
+    ['DELETE', '/api/credentials/fuzz_1.png%00.txt', 'params.id'],
+    ['GET', '/api/executions/%00', 'params.id'],
+    ['GET', '/api/executions?taskId=a%00b', 'querystring.taskId'],
+    ['GET', '/api/credentials/x%00/proxy/tablestore/databases', 'params.id'],
+  ] as const) {
+    it(`${method} ${url}: 400 naming ${field}, not 500`, async () => {
+      const res = await svc.request(method, url, { apiKey });
+      assert.deepEqual([res.status, res.body.error], [400, 'VALIDATION_ERROR'], res.text);
+      assert.match(res.body.details, new RegExp(`^${field.replace('.', '\\.')} `));
+    });
+  }
+
+  it('a value without NUL still reaches the store (404 for a task that does not exist)', async () => {
+    const res = await svc.request('GET', '/api/tasks/a%01b', { apiKey });
+    assert.deepEqual([res.status, res.body.error], [404, 'TASK_NOT_FOUND'], res.text);
+  });
+});
