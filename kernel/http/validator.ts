@@ -53,13 +53,20 @@ export function describeError(where: string, error: SchemaError): string {
 }
 
 /**
- * The first top-level field of parsed path parameters or query values whose text holds a NUL character: no id or
- * value of the API has one, and PostgreSQL refuses it in a text parameter (it would answer 500).
+ * Where the input holds a NUL character (in a string or a key), e.g. `body.actions.0.value`: no id, name or value of
+ * the API has one, and PostgreSQL refuses it in a text parameter (ids and e-mails gave 500).
  */
-function nulField(value: unknown): string | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if ([item].flat().some((text) => typeof text === 'string' && text.includes('\u0000'))) return key;
+function nulPath(input: unknown, where: string): string | undefined {
+  // A loop, not recursion: a body's depth is whatever the caller sent.
+  const pending: [unknown, string][] = [[input, where]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, at] = next;
+    if (typeof value === 'string' && value.includes('\u0000')) return at;
+    if (!value || typeof value !== 'object') continue;
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return at;
+      pending.push([item, `${at}.${key}`]);
+    }
   }
   return undefined;
 }
@@ -79,8 +86,8 @@ export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
     validator ??= engine.Compile(schema);
     // Defaults fill in what was omitted (e.g. `limit`); only wire strings are converted.
     const value = where === 'body' ? input : Value.Convert(schema, Value.Default(schema, input));
-    const nul = where === 'body' ? undefined : nulField(value);
-    if (nul !== undefined) return { error: Errors.VALIDATION_ERROR({ message: `${where}.${nul} holds a NUL character` }) };
+    const nul = nulPath(value, where);
+    if (nul !== undefined) return { error: Errors.VALIDATION_ERROR({ message: `${nul} holds a NUL character` }) };
     if (validator.Check(value)) return { value };
     const first = validator.Errors(value)[0] as SchemaError | undefined;
     const message = first ? describeError(where, first) : `${where} is invalid`;

@@ -6,7 +6,7 @@ import { setupAdmin, startService, type TestService } from '../support/service.j
 
 const pgSkip = await postgresUnavailable();
 
-describe('a NUL character in a path parameter or query value (PostgreSQL refuses it in a text parameter)', { skip: pgSkip }, () => {
+describe('a NUL character in a path parameter, query value or body (PostgreSQL refuses it in a text parameter)', { skip: pgSkip }, () => {
   let db: TestDatabase;
   let svc: TestService;
   let apiKey: string;
@@ -31,6 +31,18 @@ describe('a NUL character in a path parameter or query value (PostgreSQL refuses
       const res = await svc.request(method, url, { apiKey });
       assert.deepEqual([res.status, res.body.error], [400, 'VALIDATION_ERROR'], res.text);
       assert.match(res.body.details, new RegExp(`^${field.replace('.', '\\.')} `));
+    });
+  }
+
+  for (const [url, body, field] of [
+    ['/api/tasks', { id: 'a\u0000b', name: 'x', url: 'https://example.com', mode: 'agent', actions: [] }, 'body.id'],
+    ['/api/auth/login', { email: 'a\u0000@example.com', password: 'whatever-password' }, 'body.email'],
+    ['/api/tasks', { name: 'x', url: 'https://example.com', mode: 'agent', actions: [], variables: { 'k\u0000': 'v' } }, 'body.variables'],
+    ['/api/tasks', { name: 'x', url: 'https://example.com', mode: 'agent', actions: [{ type: 'javascript', value: 'return "\u0000"' }] }, 'body.actions.0.value'],
+  ] as const) {
+    it(`POST ${url} with a NUL in ${field}: 400 naming it, not 500`, async () => {
+      const res = await svc.request('POST', url, { apiKey, body });
+      assert.deepEqual([res.status, res.body.error, res.body.details], [400, 'VALIDATION_ERROR', `${field} holds a NUL character`], res.text);
     });
   }
 
