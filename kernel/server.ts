@@ -2,14 +2,14 @@ import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
-import { createBrowserPool, settingsCookieStore } from './browser/index.js';
+import { createBrowserNetwork, createBrowserPool, settingsCookieStore } from './browser/index.js';
 import type { KernelConfig } from './config.js';
 import type { ProviderContext } from './contracts/provider.js';
 import { createExecutionRemoval } from './execution-removal.js';
 import { createInstance } from './instance.js';
 import { createLogger } from './logger.js';
 import { createMetrics, httpMetrics } from './metrics/index.js';
-import { createOutboundClient, createOutboundGuard } from './outbound/index.js';
+import { createOutboundClient, createOutboundGuard, type OutboundGuardOptions } from './outbound/index.js';
 import { Registry } from './registry.js';
 import { openSecretStorage } from './secrets/open-secret-storage.js';
 import type { KernelServices } from './services.js';
@@ -37,6 +37,8 @@ export interface Service {
 export interface CreateServiceOptions {
   /** Use this registry instead of loading the built-in and configured modules (tests). */
   registry?: Registry;
+  /** Name resolution and extra allowed addresses for the outbound guard (tests reach local pages with the rule on). */
+  outbound?: Pick<OutboundGuardOptions, 'lookup' | 'allowAddress'>;
 }
 
 const BODY_LIMIT = 5 * 1024 * 1024;
@@ -48,7 +50,7 @@ export async function createService(config: KernelConfig, options: CreateService
   if (!options.registry) await registry.load([...BUILT_IN_MODULES, ...config.modules]);
 
   const shutdown = new AbortController();
-  const guard = createOutboundGuard({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const guard = createOutboundGuard({ ...options.outbound, allowPrivateNetworks: config.allowPrivateNetworks });
   const outbound = { guard, client: createOutboundClient(guard) };
   const context: ProviderContext = { config, logger, dataDir: config.dataDir, outbound, signal: shutdown.signal };
   // Secrets are sealed at rest by the kernel, for every provider; a wrong key stops the start here.
@@ -58,12 +60,15 @@ export async function createService(config: KernelConfig, options: CreateService
     // Before any plugin: the executions plugin's recovery and every run rely on this instance's lease.
     await instance.start();
     const auth = await registry.provider('auth', 'local').create({ ...context, storage });
+    // Every browser launched here sends its traffic through the outbound rule (a forward proxy, started with the first).
+    const browserNetwork = createBrowserNetwork({ guard, logger });
     // Lazy: no Chromium starts until the first run asks for a context.
     const browser = createBrowserPool({
       driver: await registry.provider('browser', config.browserEngine).create({ ...context, storage }),
       config,
       logger: logger.child({ component: 'browser' }),
       cookieStore: settingsCookieStore(storage.settings),
+      network: browserNetwork,
     });
     const sessionSecret = config.sessionSecret ??
       (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
@@ -90,7 +95,7 @@ export async function createService(config: KernelConfig, options: CreateService
     const metrics = createMetrics();
     metrics.observeBrowserContexts(() => browser.openContexts());
     const services: KernelServices = {
-      config, registry, logger, storage, auth, browser, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal, instance,
+      config, registry, logger, storage, auth, browser, browserNetwork, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal, instance,
       metrics, executionRemoval: createExecutionRemoval(logger),
     };
     app.decorate('services', services);
@@ -113,6 +118,7 @@ export async function createService(config: KernelConfig, options: CreateService
           await app.close();
         } finally {
           await browser.close(); // before storage: runs ending now still save their cookies
+          await browserNetwork.close(); // after every browser it served
           await outbound.client.close();
           await instance.stop(); // after the runs ended: the others need not wait for the lease to lapse
           await storage.close();

@@ -1,3 +1,4 @@
+import type { BrowserNetwork } from './browser/browser-network.js';
 import type { BrowserPool } from './browser/browser-pool.js';
 import type { KernelConfig } from './config.js';
 import type { AuthProvider, PublicUser } from './contracts/auth.js';
@@ -18,6 +19,8 @@ export interface KernelServices {
   auth: AuthProvider;
   /** The configured engine's warm browser and per-run contexts; launches Chromium on first use only. */
   browser: BrowserPool;
+  /** Holds every browser the service launches to the outbound rule and blocked schemes (give it to launchDedicatedBrowser). */
+  browserNetwork: BrowserNetwork;
   /** The private-network guard and the one HTTP client for outbound calls. */
   outbound: OutboundServices;
   /** Epoch ms when the service started (health `uptime`). */

@@ -1,6 +1,7 @@
 import type { KernelConfig } from '../config.js';
 import type { BrowserCookie, BrowserDriver, BrowserHandle, ContextHandle, ContextOptions } from '../contracts/browser.js';
 import type { Logger } from '../contracts/logger.js';
+import type { BrowserNetwork } from './browser-network.js';
 import { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieStore } from './cookie-jar.js';
 import type { ChromiumTarget } from './choose-chromium.js';
 import { chromiumAtStart } from './chromium-at-start.js';
@@ -34,6 +35,8 @@ export interface BrowserPoolOptions {
    * logged once; unused with BROWSER_WS_ENDPOINT.
    */
   chromium?: () => Promise<ChromiumTarget>;
+  /** The outbound rule and blocked schemes for the browsers the pool launches (the service always gives it). */
+  network?: BrowserNetwork;
 }
 
 /** What a run asks of its context: the contract's options, with cookies coming from the jar. */
@@ -83,7 +86,8 @@ const COOKIE_READ_MS = 2000;
 const CLOSE_TIMED_OUT = Symbol('close timed out');
 
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
-  const { driver, config, logger } = options;
+  const { config, logger } = options;
+  const driver = options.network ? options.network.police(options.driver) : options.driver;
   const killAfterMs = options.killAfterMs ?? 5000;
   const cookieJar = createCookieJar(options.cookieStore ?? createMemoryCookieStore());
   const headless = options.headless ?? true;

@@ -1,5 +1,6 @@
 import type { BrowserDriver, BrowserHandle } from '../contracts/browser.js';
 import type { Logger } from '../contracts/logger.js';
+import type { BrowserNetwork } from './browser-network.js';
 import { createBrowserPool, type BrowserPool } from './browser-pool.js';
 import type { CookieStore } from './cookie-jar.js';
 import { settleWithin } from './settle-within.js';
@@ -18,6 +19,8 @@ export interface DedicatedBrowserOptions {
   cookieStore?: (cdpEndpoint: string) => CookieStore;
   launchTimeoutMs?: number;
   killAfterMs?: number;
+  /** The outbound rule and blocked schemes for this browser (the service always gives it). */
+  network?: BrowserNetwork;
 }
 
 /**
@@ -44,7 +47,8 @@ const CLOSE_TIMED_OUT = Symbol('close timed out');
 
 export async function launchDedicatedBrowser(options: DedicatedBrowserOptions): Promise<DedicatedBrowser> {
   const killAfterMs = options.killAfterMs ?? 5000;
-  const handle = await options.driver.launch({
+  const driver = options.network ? options.network.police(options.driver) : options.driver;
+  const handle = await driver.launch({
     executablePath: options.executablePath,
     headless: options.headless,
     env: options.env,

@@ -17,4 +17,7 @@ export { COOKIE_JAR_KEY, settingsCookieStore } from './settings-cookie-store.js'
 // DevTools connection to a browser this service launched.
 export { launchDedicatedBrowser, type DedicatedBrowser, type DedicatedBrowserOptions } from './dedicated-browser.js';
 export { connectCdp, withCdp, type CdpConnection } from './cdp-connection.js';
+// What every launched browser is held to: the outbound rule through a forward proxy, and blocked schemes.
+export { createBrowserNetwork, type BrowserNetwork, type BrowserNetworkOptions } from './browser-network.js';
+export { BLOCKED_SCHEMES, isBlockedNavigation } from './blocked-schemes.js';
 export { cookieKey } from './cookie-jar.js';

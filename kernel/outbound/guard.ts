@@ -41,10 +41,13 @@ export interface OutboundGuard {
 /** A URL or address refused by the outbound rule. `reason` is plain words and never holds credentials. */
 export class OutboundBlockedError extends Error {
   readonly reason: string;
-  constructor(reason: string) {
+  /** True when the host name did not resolve (rather than resolving to a refused address). */
+  readonly unresolved: boolean;
+  constructor(reason: string, options: { unresolved?: boolean } = {}) {
     super(reason);
     this.name = 'OutboundBlockedError';
     this.reason = reason;
+    this.unresolved = options.unresolved ?? false;
   }
 }
 
@@ -78,9 +81,9 @@ export function createOutboundGuard(options: OutboundGuardOptions): OutboundGuar
     try {
       addresses = await lookup(host);
     } catch {
-      throw new OutboundBlockedError(`host ${hostname} could not be resolved`);
+      throw new OutboundBlockedError(`host ${hostname} could not be resolved`, { unresolved: true });
     }
-    if (addresses.length === 0) throw new OutboundBlockedError(`host ${hostname} could not be resolved`);
+    if (addresses.length === 0) throw new OutboundBlockedError(`host ${hostname} could not be resolved`, { unresolved: true });
     for (const { address } of addresses) assertAllowed(address, `host ${hostname} resolves to ${address},`);
     return addresses;
   }
@@ -133,7 +136,7 @@ function normalisedHost(url: URL): string {
   }
 }
 
-function isLocalhostName(host: string): boolean {
+export function isLocalhostName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.+$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
 }

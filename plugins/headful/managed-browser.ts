@@ -106,7 +106,7 @@ export class ManagedBrowser {
     const driver = await this.engine();
     // A window needs a full Chromium; without one the error says what to install (a headless shell cannot).
     const chromium = await chooseChromium({ configuredPath: config.browserExecutablePath, driver, use: headless ? 'any' : 'window' });
-    const common = { driver, executablePath: chromium.executablePath, logger, cookieStore: windowCookieStore };
+    const common = { driver, executablePath: chromium.executablePath, logger, cookieStore: windowCookieStore, network: services.browserNetwork };
     if (!headless) {
       const display = await this.deps.display();
       try {
