@@ -1,7 +1,7 @@
 /**
  * Settings kept by the settings plugin in `storage.settings`, and the proxy rotation it offers other
- * plugins as `app.proxyRotation`. Types only. Secrets are stored as given (never masked here): only the
- * HTTP answers mask them.
+ * plugins as `app.proxyRotation`. Types only. Secrets are read and written in clear (never masked here): only the
+ * HTTP answers mask them. At rest the kernel seals them (kernel/secrets/secret-fields.ts lists the keys).
  */
 
 /** `round-robin`: the pool in stored order, one after the other; `random`: any member, uniformly. */

@@ -31,6 +31,23 @@ export function lifecycleCases(current: CurrentHarness): void {
       assert.equal(await reopened.settings.get('k'), 1);
     });
 
+    it('compact() (when offered) keeps the latest settings and credentials, also across a reopen', async (t) => {
+      const { storage } = current();
+      if (!storage.compact) return t.skip('this provider does not offer the optional compact()');
+      const credential = makeCredential();
+      for (let i = 0; i < 5; i++) await storage.settings.set('k', { v: i });
+      await storage.settings.set('gone', 1);
+      await storage.settings.delete('gone');
+      await storage.credentials.put(credential);
+      await storage.credentials.put({ ...credential, name: 'latest' });
+      await Promise.all([storage.compact(['settings', 'credentials']), storage.settings.set('during', true)]);
+      const reopened = await current().reopen();
+      assert.deepEqual(await reopened.settings.get('k'), { v: 4 });
+      assert.equal(await reopened.settings.get('gone'), undefined);
+      assert.equal(await reopened.settings.get('during'), true);
+      assert.equal((await reopened.credentials.get(credential.id))?.name, 'latest');
+    });
+
     it('calls after close() reject', async () => {
       const { storage } = current();
       await storage.close();
