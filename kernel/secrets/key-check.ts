@@ -21,7 +21,9 @@ export async function storedCheckKeyId(settings: SettingsStore): Promise<string 
  * one sealed with the current key (atomically: of instances starting at once, the first one's key is the store's).
  */
 export async function verifyKeyCheck(settings: SettingsStore, keyring: Keyring): Promise<void> {
-  const stored = await settings.update<unknown>(KEY_CHECK_SETTING, (current) => current ?? keyring.seal(CHECK_TEXT, PLACE));
+  // Written only when missing: a start is not a write.
+  const stored = (await settings.get(KEY_CHECK_SETTING)) ??
+    (await settings.update<unknown>(KEY_CHECK_SETTING, (current) => current ?? keyring.seal(CHECK_TEXT, PLACE)));
   const keyId = isEnvelope(stored) ? parseEnvelope(stored)!.keyId : undefined;
   if (keyId !== undefined && !keyring.has(keyId)) {
     throw new SecretsError(`the secrets of this store are sealed with key ${keyId}, but this instance has ${keyring.describe()}: ${MISSING_KEY_HINT}`);
