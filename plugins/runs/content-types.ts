@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
+/** `type/subtype`, optionally followed by parameters. */
+const MEDIA_TYPE = /^\s*[^\s/;]+\/[^\s/;]+\s*(;|$)/;
+
 /**
  * The spec's rule for `POST /api/tasks/{id}/api`: without `Content-Type: application/json` the body is `{}`,
  * whatever it holds (text, a form, nothing). Applied to this plugin's scope only: any other type is read (up to
@@ -15,6 +18,11 @@ export function acceptAnyBody(scope: FastifyInstance): void {
     parseJson(request, text, done);
   });
   scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, {}));
+  // Fastify answers 415 to a type it cannot parse (`json`, empty) before any parser: make it one `*` takes.
+  scope.addHook('onRequest', async (request) => {
+    const type = request.headers['content-type'];
+    if (type !== undefined && !MEDIA_TYPE.test(type)) request.headers['content-type'] = 'application/octet-stream';
+  });
   // So the API description lists no 415 for this scope's routes.
   scope.addHook('onRoute', (route) => {
     route.config = { ...route.config, anyMediaType: true };

@@ -21,9 +21,10 @@ export interface CheckContext {
 
 /**
  * 5xx codes that report a failure of something outside the service (a tablestore or AI provider that answered
- * badly): allowed where the document lists the code for the operation; any other 5xx is a defect.
+ * badly; AI_FAILED is the spec's 500 for generate-selector when every provider fails): allowed where the document
+ * lists the code for the operation; any other 5xx is a defect.
  */
-export const UPSTREAM_CODES = new Set(['UPSTREAM_ERROR', 'AI_PROVIDERS_FAILED']);
+export const UPSTREAM_CODES = new Set(['UPSTREAM_ERROR', 'AI_PROVIDERS_FAILED', 'AI_FAILED']);
 
 const STACK = [/\n\s+at [^\n]+:\d+:\d+/, /node:internal\//, /\/node_modules\//, /\.ts:\d+:\d+/, /\b(TypeError|ReferenceError|RangeError): /];
 const ERROR_KEYS = new Set(['error', 'details', 'requestId']);
