@@ -13,7 +13,7 @@ describe('the service browser pool (services.browser)', { skip: found.skip }, ()
   let test: TestService;
   before(async () => {
     pages = await startPagesServer();
-    test = await startService({ BROWSER_ENGINE: 'puppeteer' });
+    test = await startService({ BROWSER_ENGINE: 'puppeteer', ALLOW_PRIVATE_NETWORKS: 'true' });
   });
   after(async () => {
     await test?.close();
