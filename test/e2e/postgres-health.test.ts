@@ -51,3 +51,72 @@ it('PostgreSQL health: 503 degraded with storage_error while the database is unr
     await db.drop();
   }
 });
+
+/** A request that gives up on the client side after `limitMs`: resolves to its status (0 when it got no answer) and time taken. */
+async function timedRequest(baseUrl: string, path: string, apiKey: string | undefined, limitMs: number) {
+  const started = Date.now();
+  try {
+    const res = await fetch(baseUrl + path, { headers: apiKey ? { 'x-api-key': apiKey } : {}, signal: AbortSignal.timeout(limitMs) });
+    await res.text();
+    return { status: res.status, ms: Date.now() - started };
+  } catch {
+    return { status: 0, ms: Date.now() - started };
+  }
+}
+
+it('PostgreSQL black-holed three times (sockets open, no bytes): every request answers, and health is 200 within 10 s of the peer answering again', { skip, timeout: 240_000 }, async () => {
+  const db = await createTestDatabase('taskloom_blackhole');
+  const target = new URL(db.url());
+  const proxy = createTcpProxy(target.hostname, Number(target.port || 5432));
+  await proxy.up();
+  let svc: TestService | undefined;
+  try {
+    svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.url(proxy.port) });
+    const { apiKey } = await setupAdmin(svc);
+    const baseUrl = svc.baseUrl;
+    const during: Array<Promise<{ status: number; ms: number }>> = [];
+    for (let episode = 1; episode <= 3; episode++) {
+      // Connections in use and idle ones alike: fill the pool before the peer goes silent.
+      await Promise.all(Array.from({ length: 12 }, () => timedRequest(baseUrl, '/api/tasks', apiKey, 30_000)));
+      proxy.blackhole();
+      for (let i = 0; i < 12; i++) during.push(timedRequest(baseUrl, '/api/tasks', apiKey, 90_000));
+      const health = await timedRequest(baseUrl, '/api/health', undefined, 30_000);
+      assert.equal(health.status, 503, `episode ${episode}: health says degraded while the peer is silent`);
+      assert.ok(health.ms < 5_000, `episode ${episode}: health answered in ${health.ms} ms, within its own time limit`);
+      await sleep(3_000);
+      await proxy.up();
+    }
+    const restored = Date.now();
+    let healthy: number | undefined;
+    while (Date.now() - restored < 30_000) {
+      const res = await timedRequest(baseUrl, '/api/health', undefined, 10_000);
+      if (res.status === 200) {
+        healthy = Date.now() - restored;
+        break;
+      }
+      await sleep(200);
+    }
+    console.log(`# health back to 200 ${healthy ?? 'never (30 s)'} ms after the peer answered again`);
+    assert.ok(healthy !== undefined && healthy < 10_000, `health back to 200 within 10 s of the peer answering (took ${healthy ?? '> 30000'} ms)`);
+    // Requests already waiting on a silent connection end at the query time limit; the pool serves again after it.
+    let served: number | undefined;
+    while (Date.now() - restored < 60_000) {
+      if ((await timedRequest(baseUrl, '/api/tasks', apiKey, 30_000)).status === 200) {
+        served = Date.now() - restored;
+        break;
+      }
+      await sleep(500);
+    }
+    console.log(`# the API served again ${served ?? 'never (60 s)'} ms after the peer answered again`);
+    assert.ok(served !== undefined, 'the API serves again from the same process');
+    const answers = await Promise.all(during);
+    const unanswered = answers.filter((a) => a.status === 0).length;
+    console.log(`# requests sent while black-holed: ${answers.length}, statuses ${[...new Set(answers.map((a) => a.status))].join('/')}, slowest ${Math.max(...answers.map((a) => a.ms))} ms`);
+    assert.equal(unanswered, 0, 'every request made while the peer was silent got an answer (none hung for 90 s)');
+    assert.ok(answers.every((a) => a.status === 200 || a.status === 503), `each answered 200 or 503: ${answers.map((a) => a.status).join(',')}`);
+  } finally {
+    await svc?.close();
+    await proxy.down();
+    await db.drop();
+  }
+});

@@ -1,5 +1,6 @@
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { Database, Queryable } from './database.js';
+import { POOL_DEFAULTS } from './pool-options.js';
 import { migrations as released, type Migration } from './schema-migrations.js';
 
 export const MIGRATIONS_TABLE = 'taskloom_migrations';
@@ -8,7 +9,8 @@ export const MIGRATIONS_TABLE = 'taskloom_migrations';
  * Brings the schema up to the newest step in one transaction. A transaction-scoped advisory lock
  * (keyed by the schema) makes instances that start together take turns: the first applies the
  * steps, the others then find them recorded and apply nothing. A schema written by a newer
- * taskloom is refused rather than used.
+ * taskloom is refused rather than used. Its statements may run for minutes (an index on a large history),
+ * past the pool's usual time limits.
  */
 export async function migrate(db: Database, logger: Logger, steps: readonly Migration[] = released): Promise<number[]> {
   return db.transaction(async (client) => {
@@ -33,7 +35,7 @@ export async function migrate(db: Database, logger: Logger, steps: readonly Migr
       applied.push(step.version);
     }
     return applied;
-  });
+  }, { timeoutMs: POOL_DEFAULTS.migrationTimeoutMs });
 }
 
 async function currentSchema(client: Queryable): Promise<string> {

@@ -21,8 +21,12 @@ export interface PostgresStorageOptions {
   logger?: Logger;
   /** Connections in the pool. Default 10. */
   poolSize?: number;
-  /** How long to wait for a new connection, in ms. Default 5000. */
+  /** How long to wait for a new connection, or a free one, in ms. Default 5000. */
   connectTimeoutMs?: number;
+  /** Client side: a query without an answer for this long fails and its connection is destroyed, in ms. Default 15000. */
+  queryTimeoutMs?: number;
+  /** Server side `statement_timeout`, in ms. Default 10000. */
+  statementTimeoutMs?: number;
   /** How long check() waits for `SELECT 1`, in ms. Default 3000. */
   checkTimeoutMs?: number;
 }
@@ -55,7 +59,7 @@ export class PostgresStorage implements StorageProvider {
   }
 
   check(): Promise<void> {
-    return this.db.check(this.options.checkTimeoutMs ?? 3000);
+    return this.db.check();
   }
 
   /** Waits for the calls already started, then ends the pool. */
