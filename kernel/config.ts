@@ -23,6 +23,8 @@ export interface KernelConfig {
   browserEngine: 'playwright' | 'puppeteer';
   browserExecutablePath?: string;
   browserWsEndpoint?: string;
+  /** BROWSER_USER: a user name or uid[:gid] a root service runs Chromium as (undefined: `nobody`); `root` keeps root. */
+  browserUser?: string;
   /** ffmpeg used to encode run recordings; undefined: `ffmpeg` on the PATH. */
   ffmpegPath?: string;
   maxConcurrentRuns: number;
@@ -151,6 +153,15 @@ function secretKeys(env: Env, name: string, single?: string): Buffer[] {
   });
 }
 
+/** A user name as useradd takes it, or numeric uid[:gid]; whether it exists is checked at launch. */
+function browserUser(env: Env): string | undefined {
+  const value = text(env, 'BROWSER_USER');
+  if (value !== undefined && !/^([a-z_][a-z0-9_-]{0,31}\$?|\d{1,10}(:\d{1,10})?)$/i.test(value)) {
+    throw new ConfigError('BROWSER_USER', `is "${value}"; expected a user name (e.g. nobody) or uid:gid`);
+  }
+  return value;
+}
+
 /** LOW_MEMORY, read on its own: the entry point applies it before anything else loads (throws ConfigError). */
 export function lowMemoryRequested(env: Env = process.env): boolean {
   return bool(env, 'LOW_MEMORY', false);
@@ -182,6 +193,7 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     previousSecretsKeys: secretKeys(env, 'SECRETS_KEY_PREVIOUS'),
     browserEngine: oneOf(env, 'BROWSER_ENGINE', ['playwright', 'puppeteer'] as const, 'playwright'),
     browserExecutablePath: text(env, 'BROWSER_EXECUTABLE_PATH'),
+    browserUser: browserUser(env),
     browserWsEndpoint: url(env, 'BROWSER_WS_ENDPOINT', ['ws:', 'wss:', 'http:', 'https:']),
     ffmpegPath: text(env, 'FFMPEG_PATH'),
     maxConcurrentRuns: integer(env, 'MAX_CONCURRENT_RUNS', Math.max(1, os.availableParallelism()), 1, 1024),

@@ -90,3 +90,17 @@ describe('configuration: SECRETS_KEY', () => {
     });
   }
 });
+
+describe('configuration: BROWSER_USER', () => {
+  it('takes a user name or uid[:gid], and is unset by default', () => {
+    assert.equal(loadConfig({}).browserUser, undefined);
+    for (const value of ['nobody', 'taskloom-browser', 'root', '65534', '1000:1000']) assert.equal(loadConfig({ BROWSER_USER: value }).browserUser, value);
+  });
+
+  for (const value of ['no body', '../etc', 'nobody;id', '1000:', ':1000']) {
+    it(`refuses BROWSER_USER=${value} with one line naming it`, () => {
+      assert.throws(() => loadConfig({ BROWSER_USER: value }), (error: unknown) =>
+        error instanceof ConfigError && error.message.includes('BROWSER_USER') && !error.message.includes('\n'));
+    });
+  }
+});

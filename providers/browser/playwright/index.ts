@@ -2,6 +2,7 @@ import { BROWSER_CONTRACT_VERSION, type BrowserDriver } from '../../../kernel/co
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import { defineProvider } from '../../../kernel/contracts/provider.js';
 import { packagedChromium } from '../shared/packaged-chromium.js';
+import { removeLeftoverProfiles } from '../shared/profile-folders.js';
 import { installedPlaywrightChromium } from './installed-chromium.js';
 
 export interface PlaywrightDriverOptions {
@@ -10,6 +11,8 @@ export interface PlaywrightDriverOptions {
   /** Where the packaged headless Chromium is unpacked (DATA_DIR); without it none is offered. */
   dataDir?: string;
   logger?: Logger;
+  /** BROWSER_USER: whom a launched Chromium runs as (see shared/browser-user.ts). */
+  browserUser?: string;
 }
 
 // Playwright is large (about a second and tens of MB to load): only the engine in use loads it, at first launch.
@@ -20,7 +23,7 @@ export function createPlaywrightDriver(options: PlaywrightDriverOptions = {}): B
   const { dataDir, logger } = options;
   return {
     id: 'playwright',
-    launch: async (launchOptions) => (await engine()).launchPlaywright(launchOptions, options.ffmpegPath),
+    launch: async (launchOptions) => (await engine()).launchPlaywright({ ...launchOptions, browserUser: options.browserUser, dataDir, logger }, options.ffmpegPath),
     installedExecutablePath: () => installedPlaywrightChromium(),
     packagedChromium: dataDir && logger ? () => packagedChromium({ dataDir, logger }) : undefined,
   };
@@ -30,5 +33,8 @@ export const playwrightBrowser = defineProvider({
   capability: 'browser',
   id: 'playwright',
   contractVersion: BROWSER_CONTRACT_VERSION,
-  create: async ({ config, dataDir, logger }) => createPlaywrightDriver({ ffmpegPath: config.ffmpegPath, dataDir, logger }),
+  create: async ({ config, dataDir, logger }) => {
+    void removeLeftoverProfiles(dataDir); // at start: the profiles of a service killed with -9
+    return createPlaywrightDriver({ ffmpegPath: config.ffmpegPath, dataDir, logger, browserUser: config.browserUser });
+  },
 });

@@ -1,12 +1,12 @@
 import { chromium, type Browser } from 'playwright';
-import type { BrowserHandle, BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
+import type { BrowserHandle } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
 import { DevToolsPipe } from '../shared/devtools-pipe.js';
-import { driveLaunchedChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
+import { driveLaunchedChromium, type ChromiumLaunchOptions, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPlaywrightContext } from './playwright-context.js';
 
 /** Launches Chromium and drives it over the DevTools protocol, or connects to a remote browser. */
-export async function launchPlaywright(options: BrowserLaunchOptions, ffmpegPath: string | undefined): Promise<BrowserHandle> {
+export async function launchPlaywright(options: ChromiumLaunchOptions, ffmpegPath: string | undefined): Promise<BrowserHandle> {
   if (options.wsEndpoint) {
     const { browser, cdp } = await connectRemote(options.wsEndpoint, options.timeoutMs);
     return playwrightHandle(browser, ffmpegPath, undefined, cdp ? options.wsEndpoint : undefined, !cdp);

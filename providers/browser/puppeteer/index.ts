@@ -2,6 +2,7 @@ import { BROWSER_CONTRACT_VERSION, type BrowserDriver } from '../../../kernel/co
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import { defineProvider } from '../../../kernel/contracts/provider.js';
 import { packagedChromium } from '../shared/packaged-chromium.js';
+import { removeLeftoverProfiles } from '../shared/profile-folders.js';
 import { installedPuppeteerChromium } from './installed-chromium.js';
 
 export interface PuppeteerDriverOptions {
@@ -10,6 +11,8 @@ export interface PuppeteerDriverOptions {
   /** Where the packaged headless Chromium is unpacked (DATA_DIR); without it none is offered. */
   dataDir?: string;
   logger?: Logger;
+  /** BROWSER_USER: whom a launched Chromium runs as (see shared/browser-user.ts). */
+  browserUser?: string;
 }
 
 // Only the engine in use loads its library, at first launch.
@@ -21,7 +24,7 @@ export function createPuppeteerDriver(options: PuppeteerDriverOptions = {}): Bro
   const remoteContexts = new Set<string>();
   return {
     id: 'puppeteer',
-    launch: async (launchOptions) => (await engine()).launchPuppeteer(launchOptions, options.ffmpegPath, remoteContexts),
+    launch: async (launchOptions) => (await engine()).launchPuppeteer({ ...launchOptions, browserUser: options.browserUser, dataDir, logger }, options.ffmpegPath, remoteContexts),
     installedExecutablePath: () => installedPuppeteerChromium(),
     packagedChromium: dataDir && logger ? () => packagedChromium({ dataDir, logger }) : undefined,
   };
@@ -31,5 +34,8 @@ export const puppeteerBrowser = defineProvider({
   capability: 'browser',
   id: 'puppeteer',
   contractVersion: BROWSER_CONTRACT_VERSION,
-  create: async ({ config, dataDir, logger }) => createPuppeteerDriver({ ffmpegPath: config.ffmpegPath, dataDir, logger }),
+  create: async ({ config, dataDir, logger }) => {
+    void removeLeftoverProfiles(dataDir); // at start: the profiles of a service killed with -9
+    return createPuppeteerDriver({ ffmpegPath: config.ffmpegPath, dataDir, logger, browserUser: config.browserUser });
+  },
 });

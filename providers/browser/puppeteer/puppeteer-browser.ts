@@ -1,8 +1,8 @@
 import puppeteer, { type Browser } from 'puppeteer';
-import type { BrowserHandle, BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
+import type { BrowserHandle } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
 import { DevToolsPipe } from '../shared/devtools-pipe.js';
-import { driveLaunchedChromium, type LaunchedChromium } from '../shared/launch-chromium.js';
+import { driveLaunchedChromium, type ChromiumLaunchOptions, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPuppeteerContext } from './puppeteer-context.js';
 
 /**
@@ -12,7 +12,7 @@ import { openPuppeteerContext } from './puppeteer-context.js';
  * closes them.
  */
 export async function launchPuppeteer(
-  options: BrowserLaunchOptions,
+  options: ChromiumLaunchOptions,
   ffmpegPath: string | undefined,
   remoteContexts: Set<string> = new Set(),
 ): Promise<BrowserHandle> {

@@ -1,9 +1,9 @@
 /**
  * Switches for every Chromium taskloom launches. The machine may have no internet: without the
  * background-networking switches Chromium keeps dialling update, sync and safe-browsing services.
+ * No --no-sandbox: launch-chromium.ts adds it only where the sandbox cannot work (chromium-sandbox.ts).
  */
 export const BASE_CHROMIUM_ARGS: readonly string[] = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',
   '--disable-background-networking',

@@ -1,10 +1,21 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { chown, rm, stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import type { BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
+import type { Logger } from '../../../kernel/contracts/logger.js';
+import { browserEnvironment, ensureReachable, resolveBrowserUser, type BrowserUser } from './browser-user.js';
 import { BASE_CHROMIUM_ARGS, LOOPBACK_DEBUGGING_ARGS } from './chromium-args.js';
+import { markSandboxUnusable, sandboxArgs, sandboxFailure } from './chromium-sandbox.js';
+import { makeProfileDir } from './profile-folders.js';
+
+/** What the engines add to the contract's launch options (from their provider's configuration). */
+export interface ChromiumLaunchOptions extends BrowserLaunchOptions {
+  /** BROWSER_USER: see resolveBrowserUser (a service running as root drops to `nobody` by default). */
+  browserUser?: string;
+  /** DATA_DIR: folders in it on the way to the executable (a packaged Chromium) may be made searchable by that user. */
+  dataDir?: string;
+  logger?: Logger;
+}
 
 /** A Chromium process this service started, with its own throw-away profile. */
 export interface LaunchedChromium {
@@ -33,10 +44,46 @@ process.once('exit', () => {
  * Both engines drive Chromium over the DevTools protocol; launching it here (instead of through each
  * engine) gives one process-group kill, one profile clean-up and a loopback DevTools URL for both.
  */
-export async function launchChromium(options: BrowserLaunchOptions): Promise<LaunchedChromium> {
-  if (!options.executablePath) throw new Error('launchChromium needs an executablePath');
-  const profileDir = await mkdtemp(path.join(os.tmpdir(), 'taskloom-chromium-'));
+export async function launchChromium(options: ChromiumLaunchOptions): Promise<LaunchedChromium> {
+  const executablePath = options.executablePath;
+  if (!executablePath) throw new Error('launchChromium needs an executablePath');
+  const user = resolveBrowserUser(options.browserUser);
+  if (user) await reachableExecutable(executablePath, user, options.dataDir);
+  const runsAsRoot = !user && process.getuid?.() === 0;
+  try {
+    return await launchOnce(options, user, sandboxArgs(executablePath, runsAsRoot));
+  } catch (error) {
+    const failure = error instanceof StartupError && !runsAsRoot ? sandboxFailure(error.stderr) : undefined;
+    if (failure === undefined || sandboxArgs(executablePath, false).length > 0) throw error;
+    markSandboxUnusable(executablePath, failure, options.logger);
+    return launchOnce(options, user, sandboxArgs(executablePath, false));
+  }
+}
+
+/** Chromium exited before it served DevTools; `stderr` holds its last lines. */
+class StartupError extends Error {
+  constructor(message: string, readonly stderr: readonly string[]) {
+    super(message);
+  }
+}
+
+async function reachableExecutable(executablePath: string, user: BrowserUser, dataDir: string | undefined): Promise<void> {
+  await ensureReachable(executablePath, user, dataDir);
+  const info = await stat(executablePath);
+  const bit = info.uid === user.uid ? 0o100 : info.gid === user.gid ? 0o010 : 0o001;
+  if (!(info.mode & bit)) throw new Error(`${executablePath} cannot be run by the browser's user ${user.name}: make it executable by all (chmod a+rx)`);
+}
+
+async function launchOnce(options: ChromiumLaunchOptions, user: BrowserUser | undefined, sandbox: string[]): Promise<LaunchedChromium> {
+  // DATA_DIR/browser-profiles: the leftovers of a service killed with -9 are removed at the next launch.
+  const profileDir = await makeProfileDir(options.dataDir);
+  if (user) {
+    // Its profile is the one folder it owns; the pipes it talks over are inherited, whatever its user.
+    await chown(profileDir, user.uid, user.gid);
+    await ensureReachable(profileDir, user, options.dataDir);
+  }
   const args = [
+    ...sandbox,
     ...BASE_CHROMIUM_ARGS,
     ...(options.headless ? ['--headless'] : []),
     ...LOOPBACK_DEBUGGING_ARGS,
@@ -47,12 +94,12 @@ export async function launchChromium(options: BrowserLaunchOptions): Promise<Lau
     ...options.args,
     'about:blank',
   ];
-  const child = spawn(options.executablePath, args, {
+  const child = spawn(options.executablePath!, args, {
     // Its own process group, so one signal reaches every Chromium process.
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-    // Added to (not instead of) the service's environment, which a child inherits anyway.
-    env: options.env ? { ...process.env, ...options.env } : undefined,
+    env: browserEnvironment(process.env, options.env, profileDir, user),
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
   });
   let running = true;
   const kill = () => {
@@ -107,7 +154,13 @@ export async function launchChromium(options: BrowserLaunchOptions): Promise<Lau
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`Chromium exited at start-up (${signal ?? `code ${code}`}): ${stderr.slice(-5).join(' | ')}`));
+        // Its last words may still be in the pipe when the exit is reported: they say why (e.g. no sandbox).
+        const fail = () => {
+          const last = [...stderr, ...(buffer ? [buffer] : [])];
+          reject(new StartupError(`Chromium exited at start-up (${signal ?? `code ${code}`}): ${last.slice(-5).join(' | ')}`, last));
+        };
+        child.stderr!.once('end', fail);
+        setTimeout(fail, 500).unref();
       });
     });
     // Keep draining stderr (a full pipe would stall Chromium) without keeping it.
@@ -123,7 +176,7 @@ export async function launchChromium(options: BrowserLaunchOptions): Promise<Lau
 }
 
 /** Launches Chromium and hands it to `drive` (an engine connecting to it); a browser the engine fails to take is killed. */
-export async function driveLaunchedChromium<T>(options: BrowserLaunchOptions, drive: (launched: LaunchedChromium) => Promise<T>): Promise<T> {
+export async function driveLaunchedChromium<T>(options: ChromiumLaunchOptions, drive: (launched: LaunchedChromium) => Promise<T>): Promise<T> {
   const launched = await launchChromium(options);
   try {
     return await drive(launched);
