@@ -5,8 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { Errors, type TaskloomError } from '../../kernel/errors.js';
+import type { OutboundGuard } from '../../kernel/outbound/index.js';
 import type { BrowserSessions } from '../headful/decorators.js';
+import { internalTarget, type CheckContext } from './devtools-checks.js';
+import { filterMessage } from './devtools-filter.js';
 import type { RelayTokens } from './relay-tokens.js';
+import type { SessionFolders } from './session-folders.js';
 import { refuseUpgrade } from './upgrade-auth.js';
 
 /** The path of a session's relayed DevTools endpoint. */
@@ -20,16 +24,23 @@ export interface RelayOptions {
   app: FastifyInstance;
   sessions: BrowserSessions;
   tokens: RelayTokens;
+  folders: SessionFolders;
+  /** The outbound rule, which URLs the client has the browser open must pass. */
+  guard: OutboundGuard;
   logger: Logger;
 }
 
+/** Refusals logged per connection; past that only a count at its end. */
+const LOGGED_REFUSALS = 20;
+
 /**
  * Relays the DevTools protocol between a client on the service's own port and the browser's loopback
- * endpoint, after checking the caller's credentials. The browser's port is never exposed.
+ * endpoint, after checking the caller's credentials. The browser's port is never exposed. Each message from
+ * the client passes devtools-filter.ts first: methods that reach the host are answered with an error instead.
  * Returns the function that ends every relayed connection (shutdown).
  */
 export function attachDevtoolsRelay(options: RelayOptions): () => void {
-  const { app, sessions, tokens, logger } = options;
+  const { app, sessions, tokens, folders, guard, logger } = options;
   const server = app.server;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
   const live = new Set<WebSocket>();
@@ -40,8 +51,10 @@ export function attachDevtoolsRelay(options: RelayOptions): () => void {
       const refusal = await refuseUpgrade(app, req);
       if (refusal) return refuse(socket, refusal);
     }
-    const endpoint = sessions.current()?.id === sessionId ? sessions.current()?.cdpEndpoint() : undefined;
+    const session = sessions.current()?.id === sessionId ? sessions.current() : undefined;
+    const endpoint = session?.cdpEndpoint();
     if (!endpoint) return refuse(socket, Errors.NOT_FOUND({}, { details: `Browser session ${sessionId} is not open` }));
+    const context: CheckContext = { downloadsDir: await folders.prepare(sessionId, session!.pid), guard, internalSessions: new Set() };
     const upstream = new WebSocket(endpoint, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD, handshakeTimeout: UPSTREAM_OPEN_MS });
     const opened = await new Promise<boolean>((resolve) => {
       upstream.once('open', () => resolve(true));
@@ -51,7 +64,7 @@ export function attachDevtoolsRelay(options: RelayOptions): () => void {
     wss.handleUpgrade(req, socket, head, (client) => {
       live.add(client);
       live.add(upstream);
-      pipe(client, upstream, () => { live.delete(client); live.delete(upstream); });
+      pipe(client, upstream, context, logger.child({ sessionId }), () => { live.delete(client); live.delete(upstream); });
       logger.info({ sessionId }, 'DevTools client connected');
     });
   }
@@ -79,17 +92,39 @@ export function attachDevtoolsRelay(options: RelayOptions): () => void {
   };
 }
 
-/** Forwards every frame as it came (text stays text), and ends each side when the other ends. */
-function pipe(client: WebSocket, upstream: WebSocket, done: () => void): void {
-  const forward = (to: WebSocket) => (data: WebSocket.RawData, isBinary: boolean) => {
-    if (to.readyState === WebSocket.OPEN) to.send(data, { binary: isBinary });
-  };
-  client.on('message', forward(upstream));
-  upstream.on('message', forward(client));
+/**
+ * Forwards the browser's frames as they came, and the client's once the filter let them through, in the
+ * order sent (a check may wait for name resolution); ends each side when the other ends.
+ */
+function pipe(client: WebSocket, upstream: WebSocket, context: CheckContext, logger: Logger, done: () => void): void {
+  upstream.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+    // Noted before the client hears of the session, so its first message to it is already judged.
+    noteSessions(data as Buffer, context.internalSessions);
+    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+  });
+  let queue = Promise.resolve();
+  let refused = 0;
+  client.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+    // The protocol is JSON text; a binary frame is nothing this relay can read.
+    if (isBinary) return client.close(1003, 'DevTools messages are text');
+    queue = queue.then(async () => {
+      const outcome = await filterMessage(data.toString(), context);
+      if ('forward' in outcome) {
+        if (upstream.readyState === WebSocket.OPEN) upstream.send(outcome.forward);
+        return;
+      }
+      if (client.readyState === WebSocket.OPEN) client.send(outcome.answer);
+      if (++refused <= LOGGED_REFUSALS) logger.warn({ method: outcome.method, reason: outcome.reason }, 'DevTools method refused');
+    }).catch((error: unknown) => {
+      logger.error({ err: error }, 'filtering a DevTools message failed; the connection ends');
+      client.terminate();
+    });
+  });
   let ended = false;
   const end = () => {
     if (ended) return;
     ended = true;
+    if (refused > LOGGED_REFUSALS) logger.warn({ refused }, 'DevTools methods refused on this connection');
     for (const side of [client, upstream]) {
       if (side.readyState === WebSocket.OPEN) side.close(1000);
       else if (side.readyState === WebSocket.CONNECTING) side.terminate();
@@ -102,6 +137,23 @@ function pipe(client: WebSocket, upstream: WebSocket, done: () => void): void {
     side.on('close', end);
     side.on('error', end);
   }
+}
+
+/** Keeps `internal` up to date with the sessions attached to the browser's own pages. */
+function noteSessions(data: Buffer, internal: Set<string>): void {
+  // Most frames are answers and page events (screenshots among them): only these two are read.
+  const attached = data.includes('"Target.attachedToTarget"');
+  if (!attached && !data.includes('"Target.detachedFromTarget"')) return;
+  let event: { method?: string; params?: { sessionId?: unknown; targetInfo?: { type?: unknown; url?: unknown } } };
+  try {
+    event = JSON.parse(data.toString());
+  } catch {
+    return;
+  }
+  const sessionId = event.params?.sessionId;
+  if (typeof sessionId !== 'string') return;
+  if (event.method === 'Target.attachedToTarget' && internalTarget(event.params?.targetInfo)) internal.add(sessionId);
+  else if (event.method === 'Target.detachedFromTarget') internal.delete(sessionId);
 }
 
 /** Answers the upgrade request with the catalogue error's status and `{ error, details }`, then ends it. */
