@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { ExecutionRecord, ExecutionStatus } from '../../kernel/contracts/records.js';
 import type { ExecutionStore } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
+import type { FinalRecords } from './final-records.js';
 import type { LiveRun, RunAnswer } from './live-run.js';
 import type { RunManager } from './run-manager.js';
 
@@ -14,6 +15,13 @@ type Send = (event: 'log' | 'status' | 'result', data: unknown) => void;
 
 const answerOf = (record: ExecutionRecord): RunAnswer => ({
   executionId: record.executionId, taskId: record.taskId, status: record.status, durationMs: record.durationMs, result: record.result,
+});
+
+type Kept = NonNullable<ReturnType<FinalRecords['answerOf']>>;
+
+/** The record as it will be stored once storage takes the kept final change. */
+const recordOf = (stored: ExecutionRecord, kept: Kept): ExecutionRecord => ({
+  ...stored, status: kept.answer.status, durationMs: kept.answer.durationMs, result: kept.answer.result, logs: kept.logs,
 });
 
 /** Follows a live run: its lines so far, then each new line and status change, then the result. */
@@ -32,8 +40,11 @@ function followLive(run: LiveRun, send: Send, end: () => void): () => void {
   };
 }
 
-/** A record this process does not run: what it holds, then (while another instance runs it) its changes. */
-function followStored(store: ExecutionStore, first: ExecutionRecord, send: Send, end: () => void): () => void {
+/**
+ * A record this process does not run: what it holds, then (while another instance runs it) its changes. A run
+ * of this process that ended while storage was away shows its true end from `finals`, kept in memory.
+ */
+function followStored(store: ExecutionStore, finals: FinalRecords, first: ExecutionRecord, send: Send, end: () => void): () => void {
   let sent = 0;
   let status: ExecutionStatus | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -47,12 +58,24 @@ function followStored(store: ExecutionStore, first: ExecutionRecord, send: Send,
     return true;
   };
   const poll = async () => {
-    const record = await store.get(first.executionId).catch(() => undefined);
+    const kept = finals.answerOf(first.executionId);
+    // Storage unreachable: the run has not ended for all we know, so ask again (the heartbeat keeps the stream).
+    const record = kept ? recordOf(first, kept) : await store.get(first.executionId).catch(() => first);
     if (!record) return end(); // deleted meanwhile
     if (!show(record)) timer = setTimeout(() => void poll(), POLL_MS);
   };
-  if (!show(first)) timer = setTimeout(() => void poll(), POLL_MS);
+  const kept = finals.answerOf(first.executionId);
+  if (!show(kept ? recordOf(first, kept) : first)) timer = setTimeout(() => void poll(), POLL_MS);
   return () => clearTimeout(timer);
+}
+
+/** A run of this process that ended while storage was away: its lines, its true status and its answer, from memory. */
+function showKept({ answer, logs }: Kept, send: Send, end: () => void): () => void {
+  for (const line of logs) send('log', line);
+  send('status', { status: answer.status });
+  send('result', answer);
+  end();
+  return () => {};
 }
 
 /**
@@ -60,11 +83,14 @@ function followStored(store: ExecutionStore, first: ExecutionRecord, send: Send,
  * finally `result` (the run's answer), after which the stream ends. A comment line every 15 s keeps proxies from
  * closing an idle stream. 404 EXECUTION_NOT_FOUND before any byte is written.
  */
-export async function streamEvents(reply: FastifyReply, executionId: string, manager: RunManager, store: ExecutionStore): Promise<void> {
+export async function streamEvents(
+  reply: FastifyReply, executionId: string, manager: RunManager, store: ExecutionStore, finals: FinalRecords,
+): Promise<void> {
   const run = manager.get(executionId);
-  const record = run ? undefined : await store.get(executionId);
+  const kept = run ? undefined : finals.answerOf(executionId);
+  const record = run || kept ? undefined : await store.get(executionId);
   const live = run ?? manager.get(executionId); // it may have been queued while the record was read
-  if (!live && !record) throw Errors.EXECUTION_NOT_FOUND({ id: executionId });
+  if (!live && !kept && !record) throw Errors.EXECUTION_NOT_FOUND({ id: executionId });
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -88,6 +114,7 @@ export async function streamEvents(reply: FastifyReply, executionId: string, man
   const send: Send = (event, data) => {
     if (!ended) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
-  stop = live ? followLive(live, send, end) : followStored(store, record!, send, end);
+  if (live) stop = followLive(live, send, end);
+  else stop = kept ? showKept(kept, send, end) : followStored(store, finals, record!, send, end);
   if (ended) stop();
 }

@@ -26,6 +26,8 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export interface RunsPluginOptions {
   /** The webhook's per-attempt timeout and retry delays (tests shorten them). */
   webhook?: RunServiceDeps['webhook'];
+  /** Final records kept while storage is unavailable: how many, and the retry backoff (tests shorten it). */
+  finalRecords?: RunServiceDeps['finalRecords'];
 }
 
 /**
@@ -40,7 +42,7 @@ async function runs(app: FastifyInstance, options: { prefix?: string }, settings
   const proxyRotation = app.hasDecorator('proxyRotation') ? app.proxyRotation : undefined;
   const chooseProxy = async (task: RunnableTask) => (proxyRotation ? proxyRotation.forTask(proxyOptionsOf(task)) : null);
   const service = createRunService({
-    services, captures: app.captures, proxyRotation, manager, logger, webhook: settings.webhook,
+    services, captures: app.captures, proxyRotation, manager, logger, webhook: settings.webhook, finalRecords: settings.finalRecords,
     outputs: app.hasDecorator('outputs') ? app.outputs : undefined,
     headful: () => ({
       headfulSession: app.hasDecorator('headfulSession') ? app.headfulSession : undefined,
@@ -53,6 +55,7 @@ async function runs(app: FastifyInstance, options: { prefix?: string }, settings
   // Before the server stops listening: in-flight `POST .../api` requests still get their (final) answers.
   app.addHook('preClose', async () => {
     await manager.shutdown(SHUTDOWN_GRACE_MS);
+    await service.finals.flush(); // records kept through a storage outage: a last try, and a log line for each lost
   });
   await app.register(runRoutes, { prefix: options.prefix || PREFIX, service });
 }

@@ -88,6 +88,6 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
       response: { 200: EventStream, 404: ErrorBody },
     },
   }, async (request, reply) => {
-    await streamEvents(reply, request.params.id, service.manager, storage.executions);
+    await streamEvents(reply, request.params.id, service.manager, storage.executions, service.finals);
   });
 }

@@ -9,6 +9,7 @@ import type { Outputs } from '../credentials/decorators.js';
 import type { Captures } from '../data/decorators.js';
 import type { BrowserSessions, HeadfulSession } from '../headful/decorators.js';
 import { browseRun, type BrowseOutcome } from './browse-run.js';
+import { createFinalRecords, type FinalRecordLimits } from './final-records.js';
 import { LiveRun, RunStop, type RunAnswer } from './live-run.js';
 import { pushOutput, type OutputReport } from './output-push.js';
 import type { RunManager } from './run-manager.js';
@@ -44,6 +45,8 @@ export interface RunServiceDeps {
   headful(): { headfulSession?: HeadfulSession; browserSessions?: BrowserSessions };
   /** Per-attempt timeout and retry delays of the webhook (tests shorten them); the defaults otherwise. */
   webhook?: Pick<WebhookOptions, 'timeoutMs' | 'retryDelaysMs'>;
+  /** How many final records are kept while storage is unavailable, and the retry backoff; the defaults otherwise. */
+  finalRecords?: FinalRecordLimits;
 }
 
 export type RunService = ReturnType<typeof createRunService>;
@@ -54,15 +57,9 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export function createRunService(deps: RunServiceDeps) {
   const { services, manager, logger } = deps;
   const store = services.storage.executions;
-
-  /** Writes a change to the record; a storage failure is logged, never thrown into a run. */
-  async function save(executionId: string, change: (record: ExecutionRecord) => ExecutionRecord): Promise<void> {
-    try {
-      await store.update(executionId, change);
-    } catch (error) {
-      logger.error({ err: error, executionId }, 'saving the execution record failed');
-    }
-  }
+  // A record that cannot be written now (storage outage) is kept and written when the store is back.
+  const finals = createFinalRecords(store, logger, deps.finalRecords);
+  const save = (executionId: string, change: (record: ExecutionRecord) => ExecutionRecord) => finals.write(executionId, change);
 
   async function pushIfAsked(run: LiveRun, task: TaskRecord, outcome: BrowseOutcome): Promise<OutputReport | undefined> {
     const option = outputOf(task);
@@ -86,11 +83,12 @@ export function createRunService(deps: RunServiceDeps) {
     services.metrics.runFinished(outcome.status, startedMs === undefined ? undefined : durationMs / 1000);
     logger.info({ executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs }, 'run finished');
     run.log(outcome.status === 'success' ? 'info' : 'warn', `finished: ${outcome.status} in ${durationMs} ms`);
-    await save(run.executionId, (record) => ({
-      ...record, status: outcome.status, finishedAt: new Date().toISOString(), durationMs, result: outcome.result,
-      logs: run.storedLogs(), ...(output ? { output } : {}),
-    }));
     const answer: RunAnswer = { executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs, result: outcome.result };
+    const finishedAt = new Date().toISOString();
+    const logs = run.storedLogs();
+    await finals.write(run.executionId, (record) => ({
+      ...record, status: outcome.status, finishedAt, durationMs, result: outcome.result, logs, ...(output ? { output } : {}),
+    }), { answer, logs });
     manager.unregister(run);
     run.finish(answer);
     if (options.webhookUrl) {
@@ -129,7 +127,7 @@ export function createRunService(deps: RunServiceDeps) {
       run.setStatus('running');
       run.log('info', 'started');
       const startedAt = new Date(startedMs).toISOString();
-      await save(run.executionId, (record) => ({ ...record, status: 'running', startedAt }));
+      await finals.write(run.executionId, (record) => ({ ...record, status: 'running', startedAt }), undefined, true);
       outcome = await browseRun({
         services, captures: deps.captures,
         chooseProxy: async (t) => (deps.proxyRotation ? deps.proxyRotation.forTask(proxyOptionsOf(t)) : null),
@@ -164,6 +162,7 @@ export function createRunService(deps: RunServiceDeps) {
   return {
     manager,
     start,
+    finals,
 
     /** True while a run of the task is queued or running in this process. */
     isRunning(taskId: string): boolean {
@@ -184,6 +183,8 @@ export function createRunService(deps: RunServiceDeps) {
     async cancel(executionId: string): Promise<{ status: 'cancelled' }> {
       const run = manager.get(executionId);
       if (!run) {
+        const ended = finals.answerOf(executionId); // ended during a storage outage: its record is not written yet
+        if (ended) throw Errors.EXECUTION_FINISHED({ id: executionId, status: ended.answer.status });
         const record = await store.get(executionId);
         if (!record) throw Errors.EXECUTION_NOT_FOUND({ id: executionId });
         if (record.status === 'queued' || record.status === 'running') {
