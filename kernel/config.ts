@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SECRET_KEY_FORMAT, parseSecretKey } from './secrets/secret-key.js';
@@ -43,6 +44,11 @@ export interface KernelConfig {
   modules: string[];
   /** Behind a reverse proxy: trust its X-Forwarded-* headers (for the Secure cookie flag). */
   trustProxy: boolean;
+  /**
+   * ALLOWED_HOSTS: host names (or `*.example.com`) requests may name in Host, beside those always accepted
+   * (kernel/http/allowed-hosts.ts); `['*']` accepts any.
+   */
+  allowedHosts: string[];
   /** Executions (and their captures) started more than this many days ago are pruned; 0 keeps them forever. */
   retentionDays: number;
 }
@@ -162,6 +168,19 @@ function browserUser(env: Env): string | undefined {
   return value;
 }
 
+/** ALLOWED_HOSTS: comma-separated host names without scheme or port; `*` alone accepts any. */
+function allowedHosts(env: Env): string[] {
+  const name = 'ALLOWED_HOSTS';
+  const hosts = (text(env, name) ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  for (const host of hosts) {
+    const bare = host.replace(/^\[(.*)\]$/, '$1');
+    if (host === '*' || net.isIPv6(bare) || /^(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/.test(host)) continue;
+    throw new ConfigError(name, `names "${host}"; expected host names without scheme or port (e.g. taskloom.example.com,*.lan) or *`);
+  }
+  if (hosts.includes('*') && hosts.length > 1) throw new ConfigError(name, 'mixes * with host names; * alone accepts any');
+  return hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, ''));
+}
+
 /** LOW_MEMORY, read on its own: the entry point applies it before anything else loads (throws ConfigError). */
 export function lowMemoryRequested(env: Env = process.env): boolean {
   return bool(env, 'LOW_MEMORY', false);
@@ -209,6 +228,7 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     modules: (text(env, 'TASKLOOM_MODULES') ?? '').split(',').map((m) => m.trim()).filter(Boolean),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    allowedHosts: allowedHosts(env),
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, MAX_RETENTION_DAYS),
   };
 }

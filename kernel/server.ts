@@ -14,6 +14,7 @@ import { Registry } from './registry.js';
 import { openSecretStorage } from './secrets/open-secret-storage.js';
 import type { KernelServices } from './services.js';
 import { errorBody } from './http/error-body.js';
+import allowedHosts from './http/allowed-hosts.js';
 import errorHandler from './http/error-handler.js';
 import requestId, { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import routePolicy from './http/route-policy.js';
@@ -100,6 +101,7 @@ export async function createService(config: KernelConfig, options: CreateService
     };
     app.decorate('services', services);
     await app.register(requestId);
+    await app.register(allowedHosts); // first: a rebound name is refused before anything reads the request
     await app.register(lazyValidation);
     await app.register(httpMetrics);
     await app.register(cookie, { secret: sessionSecret });

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Errors, type ErrorDefinition } from '../errors.js';
 import type { AuthPolicy, Principal } from '../services.js';
 import { apiKeyFrom, sessionTokenFrom, stripBodyCredentials } from './credentials.js';
+import { changesState, refuseCrossSite } from './cross-site.js';
 
 /** One registered route and who may call it (tests walk this; so could an admin page). */
 export interface RouteEntry {
@@ -14,13 +15,15 @@ export interface RouteEntry {
 const POLICIES: readonly AuthPolicy[] = ['public', 'authenticated', 'session', 'apiKey'];
 
 /**
- * The errors `authorize` below can answer with under a policy (for the API description): reading the session and
- * the setup state needs storage; only a policy that takes one kind of credential refuses the other with 403.
+ * The errors the route policy can answer with under a policy (for the API description): any Host outside
+ * ALLOWED_HOSTS (kernel/http/allowed-hosts.ts); reading the session and the setup state needs storage; only a
+ * policy that takes one kind of credential refuses the other with 403, as is a cross-site request that changes state.
  */
-export function policyErrors(policy: AuthPolicy): ErrorDefinition[] {
-  if (policy === 'public') return [];
-  const refused = [Errors.UNAUTHORIZED, Errors.SETUP_REQUIRED, Errors.STORAGE_UNAVAILABLE];
-  return policy === 'authenticated' ? refused : [...refused, Errors.FORBIDDEN];
+export function policyErrors(policy: AuthPolicy, method?: string): ErrorDefinition[] {
+  const crossSite = method !== undefined && changesState(method) ? [Errors.FORBIDDEN] : [];
+  if (policy === 'public') return [Errors.HOST_NOT_ALLOWED, ...crossSite];
+  const refused = [Errors.HOST_NOT_ALLOWED, Errors.UNAUTHORIZED, Errors.SETUP_REQUIRED, Errors.STORAGE_UNAVAILABLE];
+  return policy === 'authenticated' ? [...refused, ...crossSite] : [...refused, Errors.FORBIDDEN];
 }
 
 /**
@@ -45,6 +48,7 @@ async function routePolicy(app: FastifyInstance): Promise<void> {
 
   app.addHook('preValidation', async (request) => {
     request.principal = await authorize(app, request);
+    refuseCrossSite(request);
   });
 }
 

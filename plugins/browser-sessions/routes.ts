@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { Errors } from '../../kernel/errors.js';
+import { createHostRule, parseHost } from '../../kernel/http/allowed-hosts.js';
 import type { BrowserSessions } from '../headful/decorators.js';
 import { devtoolsPath } from './devtools-relay.js';
 import type { RelayTokens } from './relay-tokens.js';
@@ -15,6 +16,13 @@ async function noBodyIsEmpty(request: FastifyRequest): Promise<void> {
 }
 const tags = ['browser'];
 
+/** `address:port` of this end of the caller's connection (an IPv4 client of a dual-stack socket shows as IPv4). */
+function connectedTo(request: FastifyRequest): string {
+  const socket = request.raw.socket;
+  const address = (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  return `${net.isIPv6(address) ? `[${address}]` : address}:${socket.localPort}`;
+}
+
 export interface BrowserRouteOptions {
   sessions: BrowserSessions;
   tokens: RelayTokens;
@@ -25,9 +33,15 @@ export async function browserRoutes(scope: FastifyInstance, options: BrowserRout
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const { sessions, tokens } = options;
 
-  /** The relayed endpoint, on the host and scheme the caller reached the service by. */
+  const hostRule = createHostRule(app.services.config);
+  /**
+   * The relayed endpoint, whose token opens the browser: on the Host the caller used only when it is a name this
+   * service is configured under (HOST, ALLOWED_HOSTS, localhost), else on the address its connection reached;
+   * never on a Host as sent, which a proxy or a rebound name could have chosen.
+   */
   const wsEndpoint = (request: FastifyRequest, sessionId: string) => {
-    const host = request.host || `127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const parsed = parseHost(request.host);
+    const host = parsed && hostRule.named(parsed.hostname) ? request.host : connectedTo(request);
     return `${request.protocol === 'https' ? 'wss' : 'ws'}://${host}${devtoolsPath(sessionId)}?token=${tokens.issue(sessionId)}`;
   };
 
