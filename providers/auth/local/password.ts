@@ -29,5 +29,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return crypto.timingSafeEqual(actual, expected);
 }
 
-/** A hash of a random password: verifying against it costs the same as a real one. */
-export const DUMMY_HASH_PROMISE = hashPassword(crypto.randomBytes(16).toString('hex'));
+let dummy: Promise<string> | undefined;
+
+/**
+ * A hash of a random password: verifying against it costs the same as a real one. Made by the first login,
+ * not at start-up, where its scrypt (32 MiB, tens of milliseconds of a core) would slow every start.
+ */
+export function dummyHash(): Promise<string> {
+  dummy ??= hashPassword(crypto.randomBytes(16).toString('hex'));
+  return dummy;
+}
