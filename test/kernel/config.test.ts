@@ -104,3 +104,19 @@ describe('configuration: BROWSER_USER', () => {
     });
   }
 });
+
+describe('configuration: ALLOWED_HOSTS', () => {
+  it('defaults to none beyond those always accepted; takes host names, *.suffix patterns, IPv6 and * alone', () => {
+    assert.deepEqual(loadConfig({}).allowedHosts, []);
+    assert.deepEqual(loadConfig({ ALLOWED_HOSTS: ' Taskloom.Example.com , *.corp.example,[::1],box.lan. ' }).allowedHosts,
+      ['taskloom.example.com', '*.corp.example', '::1', 'box.lan']);
+    assert.deepEqual(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts, ['*']);
+  });
+
+  for (const value of ['https://taskloom.example.com', 'taskloom.example.com:8443', 'a b', '*, taskloom.example.com', 'x.*.example']) {
+    it(`refuses ALLOWED_HOSTS=${value} with one line naming it`, () => {
+      assert.throws(() => loadConfig({ ALLOWED_HOSTS: value }), (error: unknown) =>
+        error instanceof ConfigError && error.message.includes('ALLOWED_HOSTS') && !error.message.includes('\n'));
+    });
+  }
+});
