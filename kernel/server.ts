@@ -16,6 +16,7 @@ import type { KernelServices } from './services.js';
 import { errorBody } from './http/error-body.js';
 import allowedHosts from './http/allowed-hosts.js';
 import errorHandler from './http/error-handler.js';
+import jsonDepth from './http/json-depth.js';
 import requestId, { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import routePolicy from './http/route-policy.js';
 import { schemaController } from './http/schema-compilers.js';
@@ -102,6 +103,7 @@ export async function createService(config: KernelConfig, options: CreateService
     app.decorate('services', services);
     await app.register(requestId);
     await app.register(allowedHosts); // first: a rebound name is refused before anything reads the request
+    await app.register(jsonDepth);
     await app.register(lazyValidation);
     await app.register(httpMetrics);
     await app.register(cookie, { secret: sessionSecret });

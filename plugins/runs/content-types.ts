@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { depthLimitedJsonParser } from '../../kernel/http/json-depth.js';
 
 /** `type/subtype`, optionally followed by parameters. */
 const MEDIA_TYPE = /^\s*[^\s/;]+\/[^\s/;]+\s*(;|$)/;
@@ -7,10 +8,10 @@ const MEDIA_TYPE = /^\s*[^\s/;]+\/[^\s/;]+\s*(;|$)/;
  * The spec's rule for `POST /api/tasks/{id}/api`: without `Content-Type: application/json` the body is `{}`,
  * whatever it holds (text, a form, nothing). Applied to this plugin's scope only: any other type is read (up to
  * the body limit) and ignored, and an empty JSON body is `{}` instead of an error. JSON is still parsed by
- * Fastify's own parser (prototype-poisoning checks included).
+ * Fastify's own parser (prototype-poisoning checks included), behind the kernel's nesting limit.
  */
 export function acceptAnyBody(scope: FastifyInstance): void {
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  const parseJson = depthLimitedJsonParser(scope);
   scope.removeAllContentTypeParsers(); // Fastify's text/plain parser too
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
