@@ -69,6 +69,7 @@ export const Errors = {
   IMPORT_CONFLICT: defineError('IMPORT_CONFLICT', 409, 'Nothing imported: {count} task(s) of the bundle exist already ({ids}); send ?onConflict=skip to keep them or ?onConflict=replace to overwrite them'),
   RATE_LIMITED: defineError('RATE_LIMITED', 429, 'Too many attempts: try again in {seconds} s'),
   API_KEY_TOO_LONG: defineError('API_KEY_TOO_LONG', 400, 'apiKey is {length} characters long; the limit is 512'),
+  API_KEY_TOO_WEAK: defineError('API_KEY_TOO_WEAK', 400, 'apiKey is too easy to guess: {reason}; send none to have a strong one generated'),
   HOST_NOT_ALLOWED: defineError('HOST_NOT_ALLOWED', 421, 'Host {host} is not a name this service answers to: add it to ALLOWED_HOSTS (comma-separated host names; * accepts any)'),
   PAYLOAD_TOO_LARGE: defineError('PAYLOAD_TOO_LARGE', 413, 'Request body is larger than {limit} bytes'),
   UNSUPPORTED_MEDIA_TYPE: defineError('UNSUPPORTED_MEDIA_TYPE', 415, 'Content-Type {type} is not accepted: send application/json'),

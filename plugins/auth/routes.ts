@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SESSION_COOKIE } from '../../kernel/http/credentials.js';
 import { Errors } from '../../kernel/errors.js';
 import type { LoginResult } from '../../kernel/contracts/auth.js';
+import { assertStrongApiKey } from './api-key-strength.js';
 import { LoginGuard } from './login-guard.js';
 import { ApiKeyCreated, ApiKeyStatus, ErrorBody, LoginBody, SetApiKeyBody, SetupStatus, SetupBody, Success, UserEnvelope } from './schemas.js';
 
@@ -92,13 +93,16 @@ export async function authRoutes(scope: FastifyInstance): Promise<void> {
 
   app.post('/settings/api-key', {
     // The body's apiKey is the new key, not a credential.
-    config: { auth: 'authenticated', bodyCredentials: false, errors: [Errors.API_KEY_TOO_LONG] },
+    config: { auth: 'authenticated', bodyCredentials: false, errors: [Errors.API_KEY_TOO_LONG, Errors.API_KEY_TOO_WEAK] },
     schema: {
-      tags: ['settings'], operationId: 'setApiKey', summary: 'Set the API key (`apiKey`), or generate one when none is sent',
+      tags: ['settings'], operationId: 'setApiKey',
+      summary: 'Set the API key (`apiKey`: 32 to 512 characters, about 128 bits by estimate), or generate one when none is sent',
       body: SetApiKeyBody, response: { 200: ApiKeyCreated, 400: ErrorBody },
     },
   }, async (request) => {
-    const apiKey = await auth.setApiKey(request.body?.apiKey);
+    const supplied = request.body?.apiKey;
+    if (supplied !== undefined) assertStrongApiKey(supplied);
+    const apiKey = await auth.setApiKey(supplied);
     return { success: true, apiKey };
   });
 }

@@ -15,7 +15,7 @@ describe('secrets never leave the service', () => {
     const secrets = [
       ADMIN.password, 'wrong-password-PLANTED', 'proxy-password-PLANTED-1', 'proxy-password-PLANTED-2',
       'sk-providerA-PLANTED-0001', 'sk-providerB-PLANTED-0002', 'sk-ant-providerC-PLANTED-0003', baserow.token,
-      'api-key-PLANTED-0123456789',
+      'api-key-PLANTED-Zq3vK8pLw2Nx7RtY4mHc9bJs6dGf',
     ];
     const call = async (method: string, url: string, options: RequestOptions = {}) => {
       const res = await request(svc.baseUrl, method, url, options);
@@ -26,9 +26,9 @@ describe('secrets never leave the service', () => {
       const cookie = sessionCookie((await call('POST', '/api/auth/setup', { body: ADMIN })).headers);
       await call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong-password-PLANTED' } });
       // The one answer that shows the API key, by design: the key is shown once when set.
-      const setKey = await request(svc.baseUrl, 'POST', '/api/settings/api-key', { cookie, body: { apiKey: 'api-key-PLANTED-0123456789' } });
-      assert.equal(setKey.body.apiKey, 'api-key-PLANTED-0123456789');
-      const apiKey = 'api-key-PLANTED-0123456789';
+      const setKey = await request(svc.baseUrl, 'POST', '/api/settings/api-key', { cookie, body: { apiKey: 'api-key-PLANTED-Zq3vK8pLw2Nx7RtY4mHc9bJs6dGf' } });
+      assert.equal(setKey.body.apiKey, 'api-key-PLANTED-Zq3vK8pLw2Nx7RtY4mHc9bJs6dGf');
+      const apiKey = 'api-key-PLANTED-Zq3vK8pLw2Nx7RtY4mHc9bJs6dGf';
       await call('GET', '/api/settings/api-key', { apiKey });
       await call('POST', '/api/settings/proxies', { apiKey, body: { server: 'http://10.1.2.3:3128', username: 'u', password: 'proxy-password-PLANTED-1' } });
       await call('POST', '/api/settings/proxies/import', { apiKey, body: { proxies: [{ server: 'socks5://10.1.2.4:1080', password: 'proxy-password-PLANTED-2' }] } });
