@@ -29,7 +29,8 @@ export async function preferenceRoutes(scope: FastifyInstance): Promise<void> {
     schema: {
       tags,
       operationId: 'getTheme',
-      summary: 'The dashboard theme; when none is stored, a valid `service_theme` or `theme` cookie is stored and used, else `dark`',
+      // The spec has a cookie's theme saved here; a GET writes nothing, so the POST alone saves (README: Deviations).
+      summary: 'The dashboard theme; when none is stored, that of a valid `service_theme` or `theme` cookie (not stored), else `dark`',
       response: { 200: ThemeReply },
     },
   }, async (request) => ({ theme: await preferences.theme([request.cookies[THEME_COOKIE], request.cookies.theme]) }));

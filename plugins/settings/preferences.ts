@@ -20,15 +20,11 @@ export function createPreferenceService(settings: TypedSettings) {
     },
 
     /**
-     * The stored theme. When none is stored, the first valid `fromCookies` value is stored and answered
-     * (atomically: a theme saved meanwhile wins); without one, the default, not stored.
+     * The stored theme; when none is stored, the first valid `fromCookies` value, else the default. Stores nothing:
+     * reading is safe to repeat from any page, and only `setTheme` (POST) writes.
      */
     async theme(fromCookies: (string | undefined)[]): Promise<Theme> {
-      const stored = await settings.get(SETTINGS_KEYS.theme);
-      if (stored !== undefined) return stored;
-      const remembered = fromCookies.find(isTheme);
-      if (remembered === undefined) return DEFAULT_THEME;
-      return settings.update(SETTINGS_KEYS.theme, (current) => current ?? remembered);
+      return (await settings.get(SETTINGS_KEYS.theme)) ?? fromCookies.find(isTheme) ?? DEFAULT_THEME;
     },
 
     /** Saves `value`, or the default when it is not one of the themes. */

