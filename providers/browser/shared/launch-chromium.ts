@@ -159,8 +159,9 @@ async function launchOnce(options: ChromiumLaunchOptions, user: BrowserUser | un
           const last = [...stderr, ...(buffer ? [buffer] : [])];
           reject(new StartupError(`Chromium exited at start-up (${signal ?? `code ${code}`}): ${last.slice(-5).join(' | ')}`, last));
         };
+        if (child.stderr!.readableEnded) return fail();
         child.stderr!.once('end', fail);
-        setTimeout(fail, 500).unref();
+        setTimeout(fail, 500);
       });
     });
     // Keep draining stderr (a full pipe would stall Chromium) without keeping it.
