@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -148,8 +148,15 @@ describe('the packaged Chromium', () => {
     // Built for Amazon Linux: it runs here with its own NSS and expat (LD_LIBRARY_PATH), Debian's glibc.
     const version = execFileSync(first!.executablePath, ['--version'], { env: { ...process.env, ...first!.env }, encoding: 'utf8' });
     assert.match(version, new RegExp(`^Chromium ${realVersion!.split('.')[0]}\\.`));
-    const browser = await launchChromium({ executablePath: first!.executablePath, env: first!.env, headless: true, args: [], timeoutMs: 60_000 });
+    // Started as the providers start it: by a root service, as an unprivileged user, who must pass DATA_DIR's
+    // parents (as /var/lib; this test's own folder is mkdtemp's 0700) and DATA_DIR itself (made passable).
+    await chmod(root, 0o711);
+    const browser = await launchChromium({ executablePath: first!.executablePath, env: first!.env, headless: true, args: [], timeoutMs: 60_000, dataDir });
     try {
+      if (process.getuid?.() === 0) {
+        assert.match(readFileSync(`/proc/${browser.pid}/status`, 'utf8'), /^Uid:\s+65534\s/m, 'runs as nobody');
+        assert.ok(!readFileSync(`/proc/${browser.pid}/cmdline`, 'utf8').split('\0').includes('--no-sandbox'), 'with its sandbox');
+      }
       const mapped = readFileSync(`/proc/${browser.pid}/maps`, 'utf8').split('\n').map((line) => line.split(/\s+/)[5] ?? '');
       for (const lib of ['libnss3.so', 'libnspr4.so', 'libexpat.so.1']) {
         assert.ok(mapped.includes(path.join(dir, 'lib', lib)), `${lib} is the package's, not the machine's`);
