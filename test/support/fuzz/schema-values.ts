@@ -21,7 +21,8 @@ function stringFor(schema: Schema, rng: Prng): string {
   if (schema.pattern === '^([A-Za-z0-9_-]+)_(\\d+)\\.(png|jpg|webm)$') return `fuzz_${rng.int(1, 99999)}.${rng.pick(['png', 'jpg', 'webm'])}`;
   let text = '';
   while (text.length < min || (text.length < max && rng.chance(0.5))) text += (text ? ' ' : '') + rng.pick(WORDS);
-  text = text.slice(0, max);
+  // By code point, so an emoji is never cut in half (a lone surrogate cannot be percent-encoded).
+  text = Array.from(text).slice(0, max).join('');
   return text.length < min ? text.padEnd(min, 'x') : text;
 }
 
