@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { ownedName, removeAbandoned } from './owned-folders.js';
 
 export interface UnpackOnceOptions {
   /** The folder holding the result (created when missing). */
@@ -61,37 +60,11 @@ export async function unpackOnce(options: UnpackOnceOptions): Promise<UnpackOnce
 
 /** Removes temporary folders left by crashed unpacks: of a process that is gone, or older than an hour. */
 async function removeStaleTemps(parentDir: string): Promise<void> {
-  const names = await readdir(parentDir).catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => name.startsWith(TEMP_PREFIX)).map(async (name) => {
-    const full = path.join(parentDir, name);
-    const info = await stat(full).catch(() => undefined);
-    if (!info) return;
-    if (active.has(full) || (Date.now() - info.mtimeMs < STALE_AFTER_MS && ownerIsAlive(name.slice(TEMP_PREFIX.length)))) return;
-    await rm(full, { recursive: true, force: true }).catch(() => undefined);
-  }));
-}
-
-/**
- * `<host>-<pid>-<random>`: alive when made on this host by a running process other than this one (one with
- * this process's pid but not under way here was left by an earlier process given the same pid, as a
- * container's service always is). A folder from another host counts as alive until it is an hour old.
- */
-function ownerIsAlive(owner: string): boolean {
-  const match = /^(.*)-(\d+)-[0-9a-f]+$/.exec(owner);
-  if (!match) return false;
-  if (match[1] !== os.hostname()) return true;
-  const pid = Number(match[2]);
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  await removeAbandoned(parentDir, TEMP_PREFIX, { active, staleAfterMs: STALE_AFTER_MS });
 }
 
 function tempName(parentDir: string): string {
-  return path.join(parentDir, `${TEMP_PREFIX}${os.hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  return path.join(parentDir, ownedName(TEMP_PREFIX));
 }
 
 async function exists(file: string): Promise<boolean> {
