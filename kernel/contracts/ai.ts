@@ -113,7 +113,9 @@ export interface PageCapture {
    * Opens `task.url` in a fresh browser context (proxy, viewport and user agent as a run would use), runs
    * `task.actions[0 .. actionIndex - 1]` (the actions before the one the selector is for; disabled ones skipped)
    * and resolves to the live page. Rejects (any error, its message shown to the user) when the page cannot be
-   * opened or an action fails; `signal` aborts it (client gone, service stopping).
+   * opened or an action fails; `signal` aborts it (client gone, service stopping). A catalogue error is the
+   * caller's mistake and is answered as it is: INVALID_URL for a task URL or navigate action that is invalid or
+   * refused by the outbound rule, or a refused proxy; PROXY_NOT_FOUND.
    */
   capture(task: CaptureTask, actionIndex: number, options?: { signal?: AbortSignal }): Promise<CapturedPage>;
 }

@@ -40,13 +40,13 @@ export async function aiRoutes(scope: FastifyInstance, options: { service: AiSer
   });
 
   app.post('/tasks/generate-selector', {
-    config: { ...config, errors: [Errors.NO_AI_PROVIDER, Errors.AI_FAILED] },
+    config: { ...config, errors: [Errors.NO_AI_PROVIDER, Errors.INVALID_URL, Errors.PROXY_NOT_FOUND, Errors.AI_FAILED] },
     schema: {
       tags,
       operationId: 'generateSelector',
       summary: 'Find a CSS selector for an element of the page the task reaches at actionIndex, checked on the live page',
       body: SelectorBody,
-      response: { 200: SelectorAnswer, 400: ErrorBody, 500: ErrorBody },
+      response: { 200: SelectorAnswer, 400: ErrorBody, 404: ErrorBody, 500: ErrorBody },
     },
   }, async (request, reply) => {
     const { task, actionIndex, prompt } = request.body;

@@ -1,4 +1,4 @@
-import { Errors } from '../../kernel/errors.js';
+import { Errors, TaskloomError } from '../../kernel/errors.js';
 import { AiChainFailure, type AiChain } from './chain.js';
 import type { CaptureTask, CapturedPage, PageCapture } from './decorators.js';
 import { SCRIPT_SYSTEM_PROMPT, acceptScript, scriptUserPrompt } from './script.js';
@@ -31,8 +31,10 @@ export function createAiService(chain: AiChain, options: { htmlBudgetChars?: num
     },
 
     /**
-     * VALIDATION_ERROR for an actionIndex past the actions; NO_AI_PROVIDER without keys; AI_FAILED (500) when
-     * the browser layer is missing, the page cannot be captured, or no provider's selector matches it.
+     * VALIDATION_ERROR for an actionIndex past the actions; NO_AI_PROVIDER without keys; the capture's own
+     * errors (INVALID_URL for a task URL or navigate action that is invalid or refused by the outbound rule, and
+     * for a refused proxy; PROXY_NOT_FOUND); AI_FAILED (500) when the browser layer is missing, the page cannot
+     * be captured, or no provider's selector matches it.
      */
     async generateSelector(input: SelectorInput, capture: PageCapture | undefined, signal?: AbortSignal): Promise<string> {
       const { task, actionIndex, prompt } = input;
@@ -47,6 +49,7 @@ export function createAiService(chain: AiChain, options: { htmlBudgetChars?: num
       try {
         page = await capture.capture(task, actionIndex, { signal });
       } catch (error) {
+        if (error instanceof TaskloomError) throw error; // the caller's mistake, as the capture worded it
         throw Errors.AI_FAILED({ reason: `DOM extraction failed: ${messageOf(error)}` });
       }
       try {

@@ -10,7 +10,7 @@ import { OutboundBlockedError } from '../../kernel/outbound/index.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { Captures } from '../data/decorators.js';
 import { RunStop, type LiveRun } from './live-run.js';
-import { ActionError, runActions, type RunnerHooks, type RunnerOutput } from './runner/index.js';
+import { ActionError, cleanErrorMessage, runActions, type RunnerHooks, type RunnerOutput } from './runner/index.js';
 import { extractionScriptOf, fillUrl, timeoutOf, userAgentOf, viewportOf, type RunnableTask } from './task-options.js';
 
 export interface BrowseDeps {
@@ -52,7 +52,8 @@ export function safeUrl(url: string): string {
   }
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+// Engine errors lose their call log, colour codes and URL query values (runner/clean-message.ts).
+const messageOf = cleanErrorMessage;
 
 /** The URL check a run applies to the task URL and to every navigation of its actions. */
 export async function checkNavigation(services: KernelServices, url: string): Promise<void> {

@@ -1,9 +1,11 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { ProxyChoice } from '../../kernel/contracts/settings.js';
+import { Errors, TaskloomError } from '../../kernel/errors.js';
+import { OutboundBlockedError } from '../../kernel/outbound/index.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { CaptureTask, CapturedPage, PageCapture } from '../ai/decorators.js';
 import { checkNavigation } from './browse-run.js';
-import { runActions } from './runner/index.js';
+import { ActionError, InvalidUrlError, runActions } from './runner/index.js';
 import { fillUrl, timeoutOf, userAgentOf, variablesOf, viewportOf, type RunnableTask } from './task-options.js';
 
 /** A captured page is closed after this long even if nobody calls `close()` (a generation never takes longer). */
@@ -29,7 +31,12 @@ export function createPageCapture(deps: PageCaptureDeps): PageCapture {
       const task = input as RunnableTask;
       const variables = variablesOf(task);
       const url = fillUrl(task.url, variables);
-      await checkNavigation(services, url);
+      try {
+        await services.outbound.guard.checkUrl(url);
+      } catch (error) {
+        if (error instanceof OutboundBlockedError) throw Errors.INVALID_URL({ reason: `body.task.url: ${error.reason}` }, { cause: error });
+        throw error;
+      }
       const proxy = await deps.chooseProxy(task);
       let release!: () => void;
       const released = new Promise<void>((resolve) => { release = resolve; });
@@ -46,7 +53,9 @@ export function createPageCapture(deps: PageCaptureDeps): PageCapture {
         }, {
           log: (level, message, index) => logger.debug({ actionIndex: index, level }, message),
           saveScreenshot: async () => '', // a preview keeps no captures
-          checkNavigation: (target) => checkNavigation(services, target),
+          checkNavigation: (target) => checkNavigation(services, target).catch((error: unknown) => {
+            throw Errors.INVALID_URL({ reason: error instanceof Error ? error.message : String(error) }, { cause: error });
+          }),
           signal,
         });
         const html = String(await page.evaluate('return document.documentElement.outerHTML;', {}));
@@ -82,7 +91,15 @@ export function createPageCapture(deps: PageCaptureDeps): PageCapture {
       if (result.status === 'ok') throw new Error('the page closed before it was captured');
       if (result.status === 'timeout') throw new Error(`the page was not ready within ${CAPTURE_SAFETY_MS} ms`);
       if (result.status === 'aborted') throw new Error('the capture was cancelled');
-      throw result.error;
+      throw refusedUrl(result.error) ?? result.error;
     },
   };
+}
+
+/** A navigate action before the captured one whose URL is invalid or refused: the caller's mistake (400). */
+function refusedUrl(error: Error): TaskloomError | undefined {
+  if (!(error instanceof ActionError)) return undefined;
+  const { cause } = error;
+  if (!Errors.INVALID_URL.is(cause) && !(cause instanceof InvalidUrlError)) return undefined;
+  return Errors.INVALID_URL({ reason: `body.task.actions[${error.actionIndex}]: ${error.message}` }, { cause: error });
 }

@@ -12,9 +12,10 @@
 //   visible); without one, the page scrolls by `value` pixels (negative: up; empty: one viewport height).
 // - screenshot: png, the viewport, or the full page when `value` is `full` (any case).
 import type { BrowserPage } from '../../../kernel/contracts/browser.js';
+import { cleanMessage } from './clean-message.js';
 import { guard, sleep, timedOut } from './guard.js';
 import { CARET_AT_END, SCROLL_BY, SCROLL_INTO_VIEW, userCode } from './page-scripts.js';
-import type { RunnerHooks } from './types.js';
+import { InvalidUrlError, type RunnerHooks } from './types.js';
 
 export const DEFAULT_TIMEOUTS: Readonly<Record<string, number>> = {
   navigate: 30_000, click: 10_000, hover: 10_000, type: 10_000, press: 10_000, wait_selector: 10_000,
@@ -122,9 +123,9 @@ function absoluteUrl(value: string, current: string): string {
   try {
     url = new URL(value, current);
   } catch {
-    throw new Error(`"${value}" is not a valid URL`);
+    throw new InvalidUrlError(`"${value}" is not a valid URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`only http and https URLs can be visited, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidUrlError(`only http and https URLs can be visited, not ${url.protocol}`);
   return url.href;
 }
 
@@ -143,11 +144,8 @@ function scrollPixels(value: string): number | null {
   return pixels;
 }
 
-/** Playwright's `page.evaluate: ` and error-name prefixes, which Puppeteer does not give. */
-const ENGINE_PREFIX = /^(?:(?:page|frame|locator|elementHandle|keyboard|mouse)\.\w+: )?(?:[A-Z]\w*Error: |Error: )*/;
-
-/** An error's message as both engines word it: its first line (call logs and stacks follow), unprefixed. */
+/** An error's message as both engines word it, and as a run may show it: see clean-message.ts. */
 export function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0].replace(ENGINE_PREFIX, '').trim() || (error instanceof Error ? error.name : 'unknown error');
+  return cleanMessage(message) || (error instanceof Error ? error.name : 'unknown error');
 }

@@ -41,6 +41,14 @@ export class ActionError extends Error {
   }
 }
 
+/** A navigate action's URL cannot be visited at all (not a URL, or not http/https). */
+export class InvalidUrlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidUrlError';
+  }
+}
+
 /** The extraction script failed (it is no action, so there is no index). */
 export class ExtractionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
