@@ -40,23 +40,35 @@ export interface ProxyChoice {
   password?: string;
 }
 
+/** How a run takes its proxy. */
+export interface ProxyUse {
+  /** Told, in plain words, about each rotation member skipped because the outbound rule refuses its address. */
+  log?(message: string): void;
+}
+
 /**
  * Picks the proxy of a run. Every method reads the current settings, so a change applies to the next run.
- * `null` means the host's own address (no proxy).
+ * `null` means the host's own address (no proxy). A proxy's address is checked against the outbound rule
+ * when it is picked, not only when saved: one saved while ALLOW_PRIVATE_NETWORKS allowed it is refused once
+ * the rule is back (INVALID_URL, 400, naming the proxy and why).
  */
 export interface ProxyRotation {
   /**
    * The next member of the rotation pool. The pool is every user proxy except the default, plus the default
    * (a user proxy or the host) when `includeDefaultInRotation`. Round-robin keeps its position in memory
-   * (per process). An empty pool gives the default.
+   * (per process). An empty pool gives the default. A refused member is skipped (told to `use.log`) for the
+   * next; INVALID_URL when every member is refused.
    */
-  pick(): Promise<ProxyChoice | null>;
-  /** The default proxy, for a run without rotation; `null` when it is the host. */
+  pick(use?: ProxyUse): Promise<ProxyChoice | null>;
+  /** The default proxy, for a run without rotation; `null` when it is the host. INVALID_URL when refused. */
   defaultProxy(): Promise<ProxyChoice | null>;
-  /** The proxy with this id; `host` gives `null`. Throws PROXY_NOT_FOUND (404) for an unknown id. */
+  /**
+   * The proxy with this id; `host` gives `null`. Throws PROXY_NOT_FOUND (404) for an unknown id, INVALID_URL
+   * when refused.
+   */
   forId(id: string): Promise<ProxyChoice | null>;
   /** A task's choice: its `proxyId` when set, else `pick()` when `rotateProxies`, else the default. */
-  forTask(task: { proxyId?: string; rotateProxies?: boolean }): Promise<ProxyChoice | null>;
+  forTask(task: { proxyId?: string; rotateProxies?: boolean }, use?: ProxyUse): Promise<ProxyChoice | null>;
 }
 
 /** The four AI provider slots (decisions.md, "AI providers"), named as the AI model settings object names them. */

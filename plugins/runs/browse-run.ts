@@ -16,7 +16,8 @@ import { extractionScriptOf, fillUrl, timeoutOf, userAgentOf, viewportOf, type R
 export interface BrowseDeps {
   services: KernelServices;
   captures: Captures;
-  chooseProxy(task: RunnableTask): Promise<ProxyChoice | null>;
+  /** `log` is told about rotation members skipped because the outbound rule refuses them. */
+  chooseProxy(task: RunnableTask, log?: (message: string) => void): Promise<ProxyChoice | null>;
 }
 
 export interface BrowseInput {
@@ -83,7 +84,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
   }
   let proxy: ProxyChoice | null;
   try {
-    proxy = await deps.chooseProxy(task);
+    proxy = await deps.chooseProxy(task, (message) => run.log('warn', message));
   } catch (error) {
     return failed(`Choosing the proxy failed: ${messageOf(error)}`);
   }

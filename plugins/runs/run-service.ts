@@ -130,7 +130,7 @@ export function createRunService(deps: RunServiceDeps) {
       await finals.write(run.executionId, (record) => ({ ...record, status: 'running', startedAt }), undefined, true);
       outcome = await browseRun({
         services, captures: deps.captures,
-        chooseProxy: async (t) => (deps.proxyRotation ? deps.proxyRotation.forTask(proxyOptionsOf(t)) : null),
+        chooseProxy: async (t, log) => (deps.proxyRotation ? deps.proxyRotation.forTask(proxyOptionsOf(t), { log }) : null),
       }, { run, task, variables: variablesOf(task, options.variables), stateless: options.statelessExecution === true, withContext });
     } catch (error) {
       logger.error({ err: error, executionId: run.executionId }, 'a run failed unexpectedly');

@@ -15,7 +15,8 @@ const PREFIX = '/api/settings';
  */
 async function settings(app: FastifyInstance, options: { prefix?: string }): Promise<void> {
   const proxies = createProxyService(typedSettings(app.services.storage.settings), app.services.outbound.guard);
-  app.decorate('proxyRotation', createProxyRotation(proxies.read));
+  // The guard checks each proxy again as a run takes it: the rule may have changed since it was saved.
+  app.decorate('proxyRotation', createProxyRotation(proxies.read, Math.random, app.services.outbound.guard));
   await app.register(settingsRoutes, { prefix: options.prefix || PREFIX });
 }
 

@@ -1,6 +1,7 @@
 import { Errors } from '../../kernel/errors.js';
-import type { ProxyChoice, ProxyEntry, ProxyRotation, StoredProxySettings } from '../../kernel/contracts/settings.js';
-import { HOST_ID } from './proxy-input.js';
+import type { ProxyChoice, ProxyEntry, ProxyRotation, ProxyUse, StoredProxySettings } from '../../kernel/contracts/settings.js';
+import { OutboundBlockedError, type OutboundGuard } from '../../kernel/outbound/index.js';
+import { HOST_ID, PROXY_PROTOCOLS } from './proxy-input.js';
 
 function choiceOf(proxy: ProxyEntry | undefined): ProxyChoice | null {
   if (!proxy) return null;
@@ -23,22 +24,52 @@ export function rotationPool(settings: StoredProxySettings): (ProxyEntry | undef
 /**
  * Creates the rotation service over `read` (the current stored settings). `random` returns a number in
  * [0, 1), as Math.random does; tests pass their own. The round-robin position lives in this closure.
+ * With `guard`, every proxy is checked against the outbound rule as it is picked (see ProxyRotation).
  */
-export function createProxyRotation(read: () => Promise<StoredProxySettings>, random: () => number = Math.random): ProxyRotation {
+export function createProxyRotation(
+  read: () => Promise<StoredProxySettings>,
+  random: () => number = Math.random,
+  guard?: OutboundGuard,
+): ProxyRotation {
   let turn = 0;
 
+  /** Why the outbound rule refuses `proxy` now, or undefined when it may be used. */
+  async function refusal(proxy: ProxyEntry): Promise<string | undefined> {
+    if (!guard) return undefined;
+    try {
+      await guard.checkUrl(proxy.server, { protocols: PROXY_PROTOCOLS });
+      return undefined;
+    } catch (error) {
+      if (error instanceof OutboundBlockedError) return `proxy ${proxy.server} (${proxy.id}) is refused by the outbound rule: ${error.reason}`;
+      throw error;
+    }
+  }
+
+  async function checked(proxy: ProxyEntry | undefined): Promise<ProxyChoice | null> {
+    const refused = proxy && (await refusal(proxy));
+    if (refused) throw Errors.INVALID_URL({ reason: refused });
+    return choiceOf(proxy);
+  }
+
   const defaultOf = (settings: StoredProxySettings) =>
-    choiceOf(settings.proxies.find((proxy) => proxy.id === settings.defaultProxyId));
+    checked(settings.proxies.find((proxy) => proxy.id === settings.defaultProxyId));
 
   const rotation: ProxyRotation = {
-    async pick() {
+    async pick(use?: ProxyUse) {
       const settings = await read();
       const pool = rotationPool(settings);
       if (pool.length === 0) return defaultOf(settings);
-      const at = settings.rotationMode === 'random'
+      const start = settings.rotationMode === 'random'
         ? Math.min(pool.length - 1, Math.floor(random() * pool.length))
         : turn++ % pool.length;
-      return choiceOf(pool[at]);
+      // A refused member is passed over for the next one in the pool's order.
+      for (let step = 0; step < pool.length; step++) {
+        const member = pool[(start + step) % pool.length];
+        const refused = member && (await refusal(member));
+        if (!refused) return choiceOf(member);
+        use?.log?.(`${refused}; trying the next proxy of the rotation`);
+      }
+      throw Errors.INVALID_URL({ reason: `every proxy of the rotation is refused by the outbound rule (${pool.length} tried)` });
     },
 
     async defaultProxy() {
@@ -49,12 +80,12 @@ export function createProxyRotation(read: () => Promise<StoredProxySettings>, ra
       if (id === HOST_ID) return null;
       const proxy = (await read()).proxies.find((candidate) => candidate.id === id);
       if (!proxy) throw Errors.PROXY_NOT_FOUND({ id });
-      return choiceOf(proxy);
+      return checked(proxy);
     },
 
-    async forTask(task) {
+    async forTask(task, use) {
       if (task.proxyId) return rotation.forId(task.proxyId);
-      return task.rotateProxies ? rotation.pick() : rotation.defaultProxy();
+      return task.rotateProxies ? rotation.pick(use) : rotation.defaultProxy();
     },
   };
   return rotation;
