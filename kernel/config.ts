@@ -29,6 +29,11 @@ export interface KernelConfig {
   /** ffmpeg used to encode run recordings; undefined: `ffmpeg` on the PATH. */
   ffmpegPath?: string;
   maxConcurrentRuns: number;
+  /**
+   * RUN_MEMORY_LIMIT_MB: what one page may use (its JavaScript heap, and its renderer's private memory, checked by
+   * a watchdog); 0: no limit.
+   */
+  runMemoryLimitMb: number;
   providerBaseUrls: { A?: string; B?: string; C?: string };
   /**
    * Which AI provider (by id) serves each slot: TASKLOOM_AI_SLOTS, a JSON object such as `{"C":"my-provider"}`,
@@ -159,15 +164,6 @@ function secretKeys(env: Env, name: string, single?: string): Buffer[] {
   });
 }
 
-/** A user name as useradd takes it, or numeric uid[:gid]; whether it exists is checked at launch. */
-function browserUser(env: Env): string | undefined {
-  const value = text(env, 'BROWSER_USER');
-  if (value !== undefined && !/^([a-z_][a-z0-9_-]{0,31}\$?|\d{1,10}(:\d{1,10})?)$/i.test(value)) {
-    throw new ConfigError('BROWSER_USER', `is "${value}"; expected a user name (e.g. nobody) or uid:gid`);
-  }
-  return value;
-}
-
 /** ALLOWED_HOSTS: comma-separated host names without scheme or port; `*` alone accepts any. */
 function allowedHosts(env: Env): string[] {
   const name = 'ALLOWED_HOSTS';
@@ -179,6 +175,26 @@ function allowedHosts(env: Env): string[] {
   }
   if (hosts.includes('*') && hosts.length > 1) throw new ConfigError(name, 'mixes * with host names; * alone accepts any');
   return hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, ''));
+}
+
+/** A user name as useradd takes it, or numeric uid[:gid]; whether it exists is checked at launch. */
+function browserUser(env: Env): string | undefined {
+  const value = text(env, 'BROWSER_USER');
+  if (value !== undefined && !/^([a-z_][a-z0-9_-]{0,31}\$?|\d{1,10}(:\d{1,10})?)$/i.test(value)) {
+    throw new ConfigError('BROWSER_USER', `is "${value}"; expected a user name (e.g. nobody) or uid:gid`);
+  }
+  return value;
+}
+
+/** An empty page's renderer takes 20-40 MB: a lower limit would end every run. */
+export const MIN_RUN_MEMORY_MB = 128;
+
+function runMemoryLimit(env: Env): number {
+  const mb = integer(env, 'RUN_MEMORY_LIMIT_MB', 1024, 0, 1_048_576);
+  if (mb !== 0 && mb < MIN_RUN_MEMORY_MB) {
+    throw new ConfigError('RUN_MEMORY_LIMIT_MB', `is "${mb}"; expected 0 (no limit) or at least ${MIN_RUN_MEMORY_MB}`);
+  }
+  return mb;
 }
 
 /** LOW_MEMORY, read on its own: the entry point applies it before anything else loads (throws ConfigError). */
@@ -216,6 +232,7 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     browserWsEndpoint: url(env, 'BROWSER_WS_ENDPOINT', ['ws:', 'wss:', 'http:', 'https:']),
     ffmpegPath: text(env, 'FFMPEG_PATH'),
     maxConcurrentRuns: integer(env, 'MAX_CONCURRENT_RUNS', Math.max(1, os.availableParallelism()), 1, 1024),
+    runMemoryLimitMb: runMemoryLimit(env),
     providerBaseUrls: {
       A: url(env, 'PROVIDER_A_BASE_URL', web),
       B: url(env, 'PROVIDER_B_BASE_URL', web),

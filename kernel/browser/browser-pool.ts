@@ -5,13 +5,15 @@ import type { BrowserNetwork } from './browser-network.js';
 import { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieStore } from './cookie-jar.js';
 import type { ChromiumTarget } from './choose-chromium.js';
 import { chromiumAtStart } from './chromium-at-start.js';
-import { BrowserDisconnectedError, BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
+import { BrowserDisconnectedError, BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError, RunResourceError } from './pool-errors.js';
+import { createRunBudget, type RunBudgetOptions } from './run-budget.js';
 import { settleWithin } from './settle-within.js';
 import { WarmBrowser } from './warm-browser.js';
 
 export interface BrowserPoolOptions {
   driver: BrowserDriver;
-  config: Pick<KernelConfig, 'browserExecutablePath' | 'browserWsEndpoint'>;
+  /** `runMemoryLimitMb` (RUN_MEMORY_LIMIT_MB, see run-budget.ts): none when not given. */
+  config: Pick<KernelConfig, 'browserExecutablePath' | 'browserWsEndpoint'> & Partial<Pick<KernelConfig, 'runMemoryLimitMb'>>;
   logger: Logger;
   /** Where the cookie jar persists; default: in memory. */
   cookieStore?: CookieStore;
@@ -37,6 +39,8 @@ export interface BrowserPoolOptions {
   chromium?: () => Promise<ChromiumTarget>;
   /** The outbound rule and blocked schemes for the browsers the pool launches (the service always gives it). */
   network?: BrowserNetwork;
+  /** The memory watchdog's timing and process access (tests). */
+  watchdog?: RunBudgetOptions['watchdog'];
 }
 
 /** What a run asks of its context: the contract's options, with cookies coming from the jar. */
@@ -91,6 +95,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const killAfterMs = options.killAfterMs ?? 5000;
   const cookieJar = createCookieJar(options.cookieStore ?? createMemoryCookieStore());
   const headless = options.headless ?? true;
+  const budget = createRunBudget({ limitMb: config.runMemoryLimitMb, logger, watchdog: options.watchdog });
   const chromium = config.browserWsEndpoint ? undefined : options.chromium ?? chromiumAtStart({
     configuredPath: config.browserExecutablePath,
     driver,
@@ -104,7 +109,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       env: target?.env,
       wsEndpoint: config.browserWsEndpoint,
       headless,
-      args: options.args ?? [],
+      args: [...(options.args ?? []), ...budget.launchArgs],
       timeoutMs: options.launchTimeoutMs ?? 30_000,
     };
   }, logger, killAfterMs, config.browserWsEndpoint ? {
@@ -143,7 +148,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     fn: (context: ContextHandle, signal: AbortSignal) => Promise<T>,
     controller: AbortController,
   ): Promise<ContextOutcome<T>> {
-    const { keepCookies, ...contextOptions } = options;
+    const { keepCookies, ...asked } = options;
+    // A crashed page or one over its memory ends the run at once (a crashed page can leave calls hanging).
+    const contextOptions = { ...asked, ...budget.contextOptions((error) => controller.abort(error)) };
     const signal = controller.signal;
     const stopped = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(signal.reason);
@@ -176,10 +183,12 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       }
       // The browser (or the connection to a remote one) going away ends the run at once, with the reason.
       const unwatch = warm.watch(opened(), (error) => controller.abort(error));
+      const release = budget.hold(opened());
       try {
         outcome = { status: 'ok', value: await Promise.race([fn(context, signal), stopped]) };
       } finally {
         unwatch();
+        release();
       }
     } catch (error) {
       outcome = describe(error, signal);
@@ -220,6 +229,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         // Each run closes its context within the kill timer, or kills the browser.
         await settleWithin(Promise.allSettled(running.values()), killAfterMs + COOKIE_READ_MS + 1000, undefined, () => undefined);
         await warm.close();
+        budget.close();
       })();
       return closing;
     },
@@ -229,7 +239,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 function describe<T>(error: unknown, signal: AbortSignal): ContextOutcome<T> {
   const asError = error instanceof Error ? error : new Error(String(error));
   if (signal.aborted && error === signal.reason) {
-    if (error instanceof BrowserDisconnectedError) return { status: 'error', error: asError };
+    if (error instanceof BrowserDisconnectedError || error instanceof RunResourceError) return { status: 'error', error: asError };
     return { status: error instanceof ContextTimeoutError ? 'timeout' : 'aborted', error: asError };
   }
   return { status: 'error', error: asError };

@@ -36,3 +36,14 @@ export class RemoteBrowserUnavailableError extends Error {
     this.name = 'RemoteBrowserUnavailableError';
   }
 }
+
+/**
+ * A run's page went over its resources (RUN_MEMORY_LIMIT_MB) or crashed; the run ends as `error` with this
+ * message, its context closed, while the browser and the other runs go on.
+ */
+export class RunResourceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunResourceError';
+  }
+}

@@ -92,7 +92,25 @@ export interface ContextOptions {
    * `newPage` rejects when no ffmpeg can be started (the message says how to install one).
    */
   recordVideoDir?: string;
+  /**
+   * A response announcing more bytes than this (its Content-Length) for a resource a page keeps whole in memory
+   * (document, style sheet, script, image, font, fetch or XHR; not media, which streams) is reported to
+   * `onFailure` as it arrives. Runs take no downloads in any case.
+   */
+  maxResponseBytes?: number;
+  /**
+   * Called when the context can no longer serve its run: the caller ends the run and closes the context. A
+   * provider that cannot tell never calls it (a crashed page then shows as failing actions or the run's timeout).
+   */
+  onFailure?(failure: ContextFailure): void;
 }
+
+/** Why a context can no longer serve its run (see `ContextOptions.onFailure`). */
+export type ContextFailure =
+  /** A page's renderer process ended: it crashed, ran out of memory, or was ended for using too much. */
+  | { kind: 'page-crashed' }
+  /** A response over `maxResponseBytes`; `url` as requested (the caller shortens it for messages). */
+  | { kind: 'response-too-large'; url: string; bytes: number };
 
 export interface ContextHandle {
   newPage(): Promise<BrowserPage>;

@@ -105,6 +105,20 @@ describe('configuration: BROWSER_USER', () => {
   }
 });
 
+describe('configuration: RUN_MEMORY_LIMIT_MB', () => {
+  it('defaults to 1024 MB; takes 0 (no limit) or a number of MB from 128', () => {
+    assert.equal(loadConfig({}).runMemoryLimitMb, 1024);
+    for (const value of ['0', '128', '4096']) assert.equal(loadConfig({ RUN_MEMORY_LIMIT_MB: value }).runMemoryLimitMb, Number(value));
+  });
+
+  for (const value of ['64', '-1', '1.5', 'lots', '2000000']) {
+    it(`refuses RUN_MEMORY_LIMIT_MB=${value} with one line naming it`, () => {
+      assert.throws(() => loadConfig({ RUN_MEMORY_LIMIT_MB: value }), (error: unknown) =>
+        error instanceof ConfigError && error.message.includes('RUN_MEMORY_LIMIT_MB') && !error.message.includes('\n'));
+    });
+  }
+});
+
 describe('configuration: ALLOWED_HOSTS', () => {
   it('defaults to none beyond those always accepted; takes host names, *.suffix patterns, IPv6 and * alone', () => {
     assert.deepEqual(loadConfig({}).allowedHosts, []);

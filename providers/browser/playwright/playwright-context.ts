@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright';
 import type { BrowserCookie, ContextHandle, ContextOptions } from '../../../kernel/contracts/browser.js';
+import { checkResponseSize } from '../shared/context-failures.js';
 import { ContextRecording, type RecordingSet } from '../shared/context-recording.js';
 import type { CdpSessionLike } from '../shared/screencast-recorder.js';
 import { DEFAULT_VIEWPORT, normaliseExpires } from '../shared/page-helpers.js';
@@ -19,7 +20,14 @@ export async function openPlaywrightContext(
     viewport,
     userAgent: options.userAgent,
     proxy: options.proxy,
+    acceptDownloads: false, // a run has no use for them, and they would fill the disk unseen
   });
+  if (options.onFailure) {
+    const { onFailure } = options;
+    // 'page' also fires for pages made by newPage and for popups.
+    context.on('page', (page) => page.on('crash', () => onFailure({ kind: 'page-crashed' })));
+    if (options.maxResponseBytes !== undefined) context.on('response', (response) => checkResponseSize(options, response));
+  }
   let closeAsked = false;
   if (onClosedUnasked) context.on('close', () => { if (!closeAsked) onClosedUnasked(); });
   try {

@@ -1,5 +1,6 @@
-import type { Browser, Cookie, CookieData } from 'puppeteer';
+import type { Browser, Cookie, CookieData, Page } from 'puppeteer';
 import type { BrowserCookie, ContextHandle, ContextOptions } from '../../../kernel/contracts/browser.js';
+import { checkResponseSize } from '../shared/context-failures.js';
 import { ContextRecording, type RecordingSet } from '../shared/context-recording.js';
 import { DEFAULT_VIEWPORT, normaliseExpires } from '../shared/page-helpers.js';
 import { wrapPuppeteerPage } from './puppeteer-page.js';
@@ -17,10 +18,23 @@ export async function openPuppeteerContext(
   remoteContexts?: Set<string>,
 ): Promise<ContextHandle> {
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
-  const context = await browser.createBrowserContext(
+  const context = await browser.createBrowserContext({
     // Chromium never proxies loopback unless told: proxy everything, as Playwright does.
-    options.proxy ? { proxyServer: options.proxy.server, proxyBypassList: ['<-loopback>'] } : {},
-  );
+    ...(options.proxy ? { proxyServer: options.proxy.server, proxyBypassList: ['<-loopback>'] } : {}),
+    downloadBehavior: { policy: 'deny' }, // a run has no use for them, and they would fill the disk unseen
+  });
+  // A crashed page leaves Puppeteer's pending calls hanging: its 'error' event is the one sign.
+  const watched = new WeakSet<Page>();
+  const watch = (page: Page) => {
+    if (!options.onFailure || watched.has(page)) return;
+    watched.add(page);
+    const { onFailure } = options;
+    page.on('error', () => onFailure({ kind: 'page-crashed' }));
+    if (options.maxResponseBytes !== undefined) page.on('response', (response) => checkResponseSize(options, response));
+  };
+  context.on('targetcreated', (target) => {
+    if (target.type() === 'page') void target.page().then((page) => page && watch(page), () => undefined);
+  });
   const id = context.id;
   if (id !== undefined) remoteContexts?.add(id);
   try {
@@ -34,6 +48,7 @@ export async function openPuppeteerContext(
   return {
     async newPage() {
       const page = await context.newPage();
+      watch(page);
       await page.setViewport(viewport);
       if (options.userAgent) await page.setUserAgent(options.userAgent);
       const { username, password } = options.proxy ?? {};
