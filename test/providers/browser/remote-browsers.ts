@@ -35,8 +35,9 @@ export interface CdpChromium {
 /** A Chromium started as a grid would start it: `--remote-debugging-port=0`, its URL read from stderr. */
 export async function launchCdpChromium(executablePath: string): Promise<CdpChromium> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'taskloom-remote-cdp-'));
+  // A stand-in for someone else's browser, started by the tests (as root here): without a sandbox, as grids do.
   const child = spawn(executablePath, [
-    ...BASE_CHROMIUM_ARGS, '--headless', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0',
+    '--no-sandbox', ...BASE_CHROMIUM_ARGS, '--headless', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0',
     `--user-data-dir=${profile}`, 'about:blank',
   ], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   const kill = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } };
