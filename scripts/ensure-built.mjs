@@ -14,6 +14,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { changedInputs, collectInputs } from './build-inputs.mjs';
+import { withBuildLock } from './build-lock.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Written last, after a build succeeded: the inputs that build was made from. */
@@ -83,8 +84,7 @@ function runNpmScript(script) {
 
 function ensure(name, checkOnly) {
   const target = TARGETS[name];
-  const inputs = collectInputs(ROOT, target.inputs());
-  const reason = staleness(target, inputs);
+  const reason = staleness(target, collectInputs(ROOT, target.inputs()));
   if (!reason) {
     if (checkOnly) process.stdout.write(`${name}: up to date\n`);
     return true;
@@ -93,6 +93,14 @@ function ensure(name, checkOnly) {
     process.stdout.write(`${name}: out of date (${reason})\n`);
     return false;
   }
+  // Decided again under the lock: a build that held it may have just done this one.
+  return withBuildLock(ROOT, () => build(target), () => say('waiting for another build of this checkout to finish'));
+}
+
+function build(target) {
+  const inputs = collectInputs(ROOT, target.inputs());
+  const reason = staleness(target, inputs);
+  if (!reason) return true;
   say(`building ${target.label}: ${reason}`);
   // Gone before the build starts, so a failed or interrupted build never passes for a finished one.
   rmSync(path.join(ROOT, target.outDir, STAMP), { force: true });

@@ -3,7 +3,8 @@
 // edit reaches (and only that), and stops on a failed build with the compiler's message, starting nothing.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,7 +40,7 @@ const ensure = (...args: string[]) => run(process.execPath, ['scripts/ensure-bui
 
 before(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskloom-ensure-built-'));
-  for (const file of ['ensure-built.mjs', 'build-inputs.mjs']) {
+  for (const file of ['ensure-built.mjs', 'build-inputs.mjs', 'build-lock.mjs']) {
     write(`scripts/${file}`, fs.readFileSync(path.join(REPO, 'scripts', file), 'utf8'));
   }
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
@@ -173,6 +174,34 @@ describe('ensure-built', () => {
     const fixed = run('npm', ['start', '--silent']);
     assert.equal(fixed.code, 0, fixed.all);
     assert.match(fixed.stdout, /hello again/);
+  });
+
+  it('two starts at once build once: the second waits for the first and finds nothing left to do', async () => {
+    fs.appendFileSync(path.join(dir, 'kernel/main.ts'), '// edited again\n');
+    const count = builds().length;
+    const start = () => new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['scripts/ensure-built.mjs', 'server'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+      child.once('exit', (code) => resolve({ code, stderr }));
+    });
+    const both = await Promise.all([start(), start()]);
+    assert.deepEqual(both.map((r) => r.code), [0, 0], both.map((r) => r.stderr).join('\n'));
+    assert.deepEqual(builds().slice(count), ['server'], 'one build');
+    assert.equal(both.filter((r) => /building the server/.test(r.stderr)).length, 1);
+  });
+
+  it("a lock left by a build that died is taken over", () => {
+    const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
+    const hash = createHash('sha1').update(fs.realpathSync(dir)).digest('hex').slice(0, 16);
+    const lock = path.join(os.tmpdir(), `taskloom-build-${hash}.lock`);
+    fs.mkdirSync(lock);
+    fs.writeFileSync(path.join(lock, 'pid'), dead);
+    fs.appendFileSync(path.join(dir, 'kernel/main.ts'), '// and again\n');
+    const result = ensure('server');
+    assert.equal(result.code, 0, result.all);
+    assert.match(result.stderr, /building the server/);
+    assert.equal(fs.existsSync(lock), false, 'the lock is released');
   });
 
   it('names an unknown target or option', () => {
