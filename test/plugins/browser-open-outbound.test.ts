@@ -22,16 +22,22 @@ async function readPage(cdp: CdpConnection, url: string, create = false): Promis
   try {
     ({ targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: create ? url : 'about:blank' }));
     ({ sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }));
+    // The engine's own connection pauses new targets until it has set them up: never wait on it here.
+    await cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId);
     if (!create) ({ errorText: refused } = await cdp.send<{ errorText?: string }>('Page.navigate', { url }, sessionId));
   } catch (error) {
     return { text: '', href: '', refused: `the DevTools command was refused: ${(error as Error).message}` };
   }
   let state = { text: '', href: '' };
+  let unanswered = 0;
   // A created target starts on about:blank: give its own navigation a moment to land.
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 30 && unanswered < 3; i++) {
     const value = await cdp.send<{ result: { value?: { ready: string; text: string; href: string } } }>('Runtime.evaluate', {
       expression: '({ ready: document.readyState, text: document.body ? document.body.innerText : "", href: location.href })', returnByValue: true,
-    }, sessionId).then((answer) => answer.result.value, () => undefined); // mid-navigation: ask again
+    }, sessionId).then((answer) => answer.result.value, (error: Error) => {
+      if (/did not answer/.test(error.message)) unanswered++; // else mid-navigation: ask again
+      return undefined;
+    });
     if (value) state = value;
     if (value?.ready === 'complete' && (!create || value.href !== 'about:blank' || i >= 15)) break;
     await sleep(100);
@@ -44,6 +50,7 @@ async function readPage(cdp: CdpConnection, url: string, create = false): Promis
 async function evaluateIn(cdp: CdpConnection, url: string, expression: string): Promise<unknown> {
   const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url });
   const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  await cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId);
   await sleep(500);
   const { result } = await cdp.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
   await cdp.send('Target.closeTarget', { targetId }).catch(() => undefined);
