@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 const protocolPath = require.resolve('devtools-protocol/json/browser_protocol.json', { paths: [require.resolve('puppeteer-core')] });
 const domains: Domain[] = [...(require(protocolPath) as { domains: Domain[] }).domains,
   ...(require(protocolPath.replace('browser_protocol', 'js_protocol')) as { domains: Domain[] }).domains];
-const types = new Map(domains.flatMap((d) => (d.types ?? []).map((t) => [`${d.domain}.${t.id}`, t] as const)));
+const types = new Map<string, Param & { id: string }>(domains.flatMap((d) => (d.types ?? []).map((t) => [`${d.domain}.${t.id}`, t] as const)));
 
 /** Every parameter of `method` at any depth (through referenced types), as [dotted name, its type, free-form]. */
 function parameters(domain: string, params: Param[] = [], prefix = '', seen = new Set<string>()): Array<[string, boolean]> {
