@@ -135,7 +135,14 @@ const browserContext: CheckFn = async (params, context) => {
   if (typeof proxy !== 'string' || !/^([a-z0-9]+:\/\/)?[^\s;,=/]+\/?$/i.test(proxy)) return 'proxyServer must be one proxy: scheme://host:port';
   let refusal: string | undefined;
   try {
-    await context.guard.checkUrl(proxy.includes('://') ? proxy : `http://${proxy}`, { protocols: PROXY_SCHEMES });
+    const url = await context.guard.checkUrl(proxy.includes('://') ? proxy : `http://${proxy}`, { protocols: PROXY_SCHEMES });
+    // Pinned to the address just checked, so the name cannot resolve to the loopback when Chromium dials it
+    // (an https proxy keeps its name: its certificate is checked against it).
+    if (!context.guard.allowPrivateNetworks && url.protocol !== 'https:') {
+      const [first] = await context.guard.resolve(url.hostname);
+      const host = first!.family === 6 ? `[${first!.address}]` : first!.address;
+      params.proxyServer = `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}`;
+    }
   } catch (error) {
     if (!(error instanceof OutboundBlockedError)) throw error;
     refusal = `proxyServer: ${error.reason}`;

@@ -110,7 +110,10 @@ describe('the relay\'s filter, message by message', () => {
 
   it('lets a context have a public proxy of its own, with loopback sent through it too', async () => {
     const message = await forwarded({ id: 8, method: 'Target.createBrowserContext', params: { proxyServer: 'socks5://proxy.example:1080', proxyBypassList: '127.0.0.1,*.lan' } });
-    assert.deepEqual(message.params, { proxyServer: 'socks5://proxy.example:1080', proxyBypassList: '<-loopback>' });
+    // Pinned to the address checked: a second lookup cannot send Chromium to the loopback.
+    assert.deepEqual(message.params, { proxyServer: 'socks5://93.184.216.34:1080', proxyBypassList: '<-loopback>' });
+    const https = await forwarded({ id: 8, method: 'Target.createBrowserContext', params: { proxyServer: 'https://proxy.example:8443' } });
+    assert.equal(https.params.proxyServer, 'https://proxy.example:8443', 'an https proxy keeps the name its certificate is for');
     await refused({ id: 9, method: 'Target.createBrowserContext', params: { proxyServer: 'rebound.test:3128' } });
   });
 
