@@ -34,6 +34,13 @@ function declaredResponse(status: string, entry: unknown, produces: readonly str
   };
 }
 
+/** A query parameter with a default may be left out (the validator fills it in): not `required` for a client. */
+function defaultsOptional(query: Json): Json {
+  const properties = isObject(query.properties) ? query.properties : {};
+  if (!Array.isArray(query.required)) return query;
+  return { ...query, required: query.required.filter((name) => !(isObject(properties[name]) && 'default' in properties[name])) };
+}
+
 export interface OperationInput {
   schema: unknown;
   url: string;
@@ -74,5 +81,6 @@ export function describeOperation({ schema: raw, url, route }: OperationInput): 
   for (const part of ['querystring', 'params', 'headers']) {
     if (schema[part] !== undefined) input[part] = withComponentRefs(schema[part], { refs: false });
   }
+  if (isObject(input.querystring)) input.querystring = defaultsOptional(input.querystring);
   return { schema: { ...schema, ...input, hide, security: securityOf(policy), response }, url };
 }

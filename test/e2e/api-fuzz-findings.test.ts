@@ -72,3 +72,24 @@ describe('POST /api/tasks/{id}/api with a Content-Type that is no media type', (
     });
   }
 });
+
+describe('the OpenAPI document marks a query parameter with a default as optional', () => {
+  // The fuzzer sent GET /api/executions without limit and offset (the document said required) and got 200.
+  it('limit and offset of listExecutions and listExecutionSummaries, format of exportExecutions', async () => {
+    const svc = await startService();
+    try {
+      const doc = (await svc.request('GET', '/api/openapi.json')).body;
+      const required = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as { in: string; name: string; required: boolean }[])
+        .filter((p) => p.in === 'query').map((p) => [p.name, p.required]));
+      assert.equal(required('/api/executions').limit, false);
+      assert.equal(required('/api/executions').offset, false);
+      assert.equal(required('/api/executions/list').limit, false);
+      assert.equal(required('/api/executions/export').format, false);
+      const { apiKey } = await setupAdmin(svc);
+      const res = await svc.request('GET', '/api/executions', { apiKey });
+      assert.equal(res.status, 200, 'and indeed the call without them works');
+    } finally {
+      await svc.close();
+    }
+  });
+});

@@ -33,6 +33,11 @@ export interface FuzzRequest {
   bodyKind: BodyKind;
   /** A path parameter was hostile: the router may not match the route at all. */
   hostilePath: boolean;
+  /**
+   * Query parameters the document marks required that this request left out (`query.limit`). Bodies are not
+   * counted: @fastify/swagger marks every declared body required, though several routes take none.
+   */
+  omitted: string[];
 }
 
 const AUTH_WEIGHTS: [AuthKind, number][] = [
@@ -101,10 +106,13 @@ function makeBody(op: Operation, ctx: PlanContext, kind: BodyKind, rng: Prng, au
   }
 }
 
-function queryString(op: Operation, ctx: PlanContext, rng: Prng): string {
+function queryString(op: Operation, ctx: PlanContext, rng: Prng, omitted: string[]): string {
   const parts: string[] = [];
   for (const p of op.parameters.filter((x) => x.in === 'query')) {
-    if (!(p.required ? rng.chance(0.9) : rng.chance(0.5))) continue;
+    if (!(p.required ? rng.chance(0.9) : rng.chance(0.5))) {
+      if (p.required) omitted.push(`query.${p.name}`);
+      continue;
+    }
     const value = rng.chance(0.7) ? encodeURIComponent(String(valueFor(ctx.doc, p.schema, rng, ctx.hints, 0, p.name))) : hostileQueryValue(rng);
     parts.push(`${p.name}=${value}`);
     if (rng.chance(0.05)) parts.push(`${p.name}=${hostileQueryValue(rng)}`);
@@ -132,6 +140,7 @@ export function planRequest(op: Operation, ctx: PlanContext, rng: Prng, forced?:
     if (rng.chance(0.3)) headers[p.name] = rng.pick(['respond-async', 'respond-async, wait=1', 'x'.repeat(2000), '', 'return=minimal']);
   }
   if (rng.chance(0.05)) headers['x-request-id'] = rng.pick(['x'.repeat(500), 'bad id with spaces', '../../etc', 'ok-id-1']);
+  const omitted: string[] = [];
   let bodyKind: BodyKind = 'none';
   let body: string | Blob | undefined;
   if (op.body || BODY_METHODS.has(op.method)) {
@@ -140,5 +149,6 @@ export function planRequest(op: Operation, ctx: PlanContext, rng: Prng, forced?:
     body = made.body;
     if (made.type) headers['content-type'] = made.type;
   }
-  return { method: op.method, url: path + queryString(op, ctx, rng), headers, body, auth, bodyKind, hostilePath };
+  const url = path + queryString(op, ctx, rng, omitted);
+  return { method: op.method, url, headers, body, auth, bodyKind, hostilePath, omitted };
 }

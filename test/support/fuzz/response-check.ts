@@ -46,6 +46,9 @@ export function checkResponse(op: Operation, req: FuzzRequest, res: FuzzResponse
   const routeMiss = isRouteNotFound(res.status, body);
   if (routeMiss && !req.hostilePath) problems.push('the router found no route for a well-formed path');
   if (!routeMiss && !op.responses.has(res.status)) problems.push(`status ${res.status} is not in the document for ${op.operationId}`);
+  if (res.status < 300 && req.omitted.length > 0) {
+    problems.push(`answered ${res.status} without what the document marks required: ${req.omitted.join(', ')}`);
+  }
   if (res.status >= 400) {
     if (!json || typeof body !== 'object' || body === null) {
       problems.push(`an error answer that is not a JSON object (${res.headers.get('content-type')})`);
