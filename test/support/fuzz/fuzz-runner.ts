@@ -22,7 +22,7 @@ export interface OperationReport {
   findings: Finding[];
 }
 
-const ANSWER_WITHIN_MS = 30_000;
+const ANSWER_WITHIN_MS = 60_000;
 const SESSION_AUTH = new Set(['session', 'sessionNoOrigin', 'sessionCrossSite', 'both']);
 
 function describe(req: FuzzRequest): string {
