@@ -142,6 +142,8 @@ export async function startForwardProxy(options: ForwardProxyOptions): Promise<F
       incoming.pipe(response);
       incoming.once('error', () => response.destroy());
     });
+    // The browser gave up on it: so does the request it was waiting for.
+    response.once('close', () => { if (!response.writableFinished) outgoing.destroy(); });
     outgoing.once('error', (error) => {
       if (response.headersSent) return void response.destroy();
       const { status, body } = failure(destination, error);

@@ -125,7 +125,8 @@ async function checkForUpstream(guard: OutboundGuard, host: string): Promise<voi
 
 function connectTo(address: string, port: number, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: address, port });
+    // Requests and TLS records go out as written: Nagle's delay would stall each exchange on loopback.
+    const socket = net.connect({ host: address, port, noDelay: true });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`connecting to ${address}:${port} timed out after ${timeoutMs} ms`));

@@ -1,6 +1,6 @@
-// Runs with ALLOW_PRIVATE_NETWORKS=false on the real service and real Chromium (the headless shell runs use, and
-// the full browser, whose WebRTC switch differs): what the page does after the first URL is policed too. The
-// allowed site stands on 127.0.0.2 (the guard's test allowance), the machine's own on 127.0.0.1.
+// Runs with ALLOW_PRIVATE_NETWORKS=false on the real service and real Chromium (the headless shell runs use, the full
+// browser, whose WebRTC switch differs, and both engines): what the page does after the first URL is policed too.
+// The allowed site stands on 127.0.0.2 (the guard's test allowance), the machine's own on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findOnPath, HEADLESS_NAMES_ON_PATH, NAMES_ON_PATH } from '../../kernel/browser/detect-chromium.js';
@@ -9,12 +9,13 @@ import { startHttpUpstream, UPSTREAM_CREDENTIALS, type UpstreamStandIn } from '.
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 
 const builds = [
-  { name: 'headless shell', path: findOnPath(HEADLESS_NAMES_ON_PATH) },
-  { name: 'full Chromium', path: findOnPath(NAMES_ON_PATH) },
+  { name: 'headless shell', path: findOnPath(HEADLESS_NAMES_ON_PATH), engine: 'playwright' },
+  { name: 'full Chromium', path: findOnPath(NAMES_ON_PATH), engine: 'playwright' },
+  { name: 'headless shell', path: findOnPath(HEADLESS_NAMES_ON_PATH), engine: 'puppeteer' },
 ];
 
 for (const build of builds) {
-  describe(`runs under the outbound rule (${build.name})`, { skip: build.path ? false : `no ${build.name} on the PATH` }, () => {
+  describe(`runs under the outbound rule (${build.name}, ${build.engine})`, { skip: build.path ? false : `no ${build.name} on the PATH` }, () => {
     let sites: OutboundSites;
     let svc: TestService;
     let apiKey: string;
@@ -31,7 +32,7 @@ for (const build of builds) {
     before(async () => {
       sites = await startOutboundSites();
       upstream = await startHttpUpstream('127.0.0.2', (name) => (name === 'allowed.test' ? '127.0.0.2' : name));
-      svc = await startService({ ALLOW_PRIVATE_NETWORKS: 'false', BROWSER_EXECUTABLE_PATH: build.path! }, undefined, { outbound: sites.guardOptions });
+      svc = await startService({ ALLOW_PRIVATE_NETWORKS: 'false', BROWSER_EXECUTABLE_PATH: build.path!, BROWSER_ENGINE: build.engine }, undefined, { outbound: sites.guardOptions });
       ({ apiKey } = await setupAdmin(svc));
     });
     after(async () => {
