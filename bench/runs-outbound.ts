@@ -5,7 +5,8 @@
  * through by the guard's allowAddress, as an allowed public host would be). Per mode: the six-action bench task
  * one run after another (median wall time, the service process's CPU per run), 20 of them 4 at a time, and a
  * heavier page (40 images of 100 KB) one after another. Reports the figures side by side; no target, no verdict.
- * BENCH_SEQUENTIAL (default 30) sets the sequential count.
+ * BENCH_SEQUENTIAL (default 30) sets the sequential count; BENCH_ONLY=direct measures the first mode alone (e.g. on an
+ * older checkout, to see what the fast path costs).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -102,7 +103,7 @@ const heavy = await startHeavySite();
 try {
   say(`bench: the forward proxy's cost per run (${SEQUENTIAL} sequential, ${BURST} at ${CONCURRENCY} at a time, heavy page ${IMAGES} x ${IMAGE_BYTES / 1024} KB)`);
   const direct = await measure(true, pages.origin, heavy.origin);
-  const proxied = await measure(false, pages.origin, heavy.origin);
+  const proxied = process.env.BENCH_ONLY === 'direct' ? direct : await measure(false, pages.origin, heavy.origin);
   const row = (name: string, key: keyof Figures) => {
     const a = direct[key];
     const b = proxied[key];
