@@ -22,11 +22,12 @@ export function createAnthropicProvider(client: OutboundClient): AiProvider {
         apiKey: request.apiKey,
       };
       if (!request.apiKey) throw aiFailure({ ...base, kind: 'auth', detail: 'no API key was given' });
+      // Loaded before the attempt's clock starts: a cold import of the SDK is not the provider's slowness.
+      const { default: Anthropic } = await loadSdk();
       const call = startCall(request, client);
       let answer: unknown;
       try {
         // A key given in code keeps the client from reading ANTHROPIC_API_KEY; `null` does the same for the base URL.
-        const { default: Anthropic } = await loadSdk();
         const sdk = new Anthropic({
           apiKey: request.apiKey,
           baseURL: request.baseUrl ?? null,

@@ -22,11 +22,12 @@ export function createOllamaProvider(outbound: ProviderContext['outbound']): AiP
     async complete(request) {
       const base = { provider: OLLAMA_ID, where: `Ollama at ${hostOf(request.baseUrl, 'no address')}`, apiKey: request.apiKey };
       if (request.baseUrl === undefined) throw aiFailure({ ...base, kind: 'request', detail: 'no server address was given' });
+      // Loaded before the attempt's clock starts: a cold import of the SDK is not the provider's slowness.
+      const { Ollama } = await loadSdk();
       const call = startCall(request, outbound.client);
       let answer: unknown;
       try {
         await outbound.guard.check(request.baseUrl);
-        const { Ollama } = await loadSdk();
         const ollama = new Ollama({
           host: request.baseUrl,
           headers: request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : undefined,

@@ -26,11 +26,12 @@ export function createOpenAiCompatibleProvider(client: OutboundClient): AiProvid
         apiKey: request.apiKey,
       };
       if (!request.apiKey) throw aiFailure({ ...base, kind: 'auth', detail: 'no API key was given' });
+      // Loaded before the attempt's clock starts: a cold import of the SDK is not the provider's slowness.
+      const { default: OpenAI } = await loadSdk();
       const call = startCall(request, client);
       let answer: unknown;
       try {
         // `null`, not undefined: the client would otherwise read OPENAI_BASE_URL and friends from the environment.
-        const { default: OpenAI } = await loadSdk();
         const sdk = new OpenAI({
           apiKey: request.apiKey,
           baseURL: request.baseUrl ?? null,
