@@ -24,7 +24,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * UNSUPPORTED_MEDIA_TYPE), INTERNAL_ERROR for the unforeseen, and the ones the route declares.
  */
 export function routeErrors(facts: RouteErrorFacts): ErrorDefinition[] {
-  const errors: ErrorDefinition[] = [...policyErrors(facts.policy), Errors.INTERNAL_ERROR, ...facts.declared];
+  const errors: ErrorDefinition[] = [...policyErrors(facts.policy, facts.method), Errors.INTERNAL_ERROR, ...facts.declared];
   if (facts.validates) errors.push(Errors.VALIDATION_ERROR);
   if (BODY_METHODS.has(facts.method)) {
     errors.push(Errors.VALIDATION_ERROR, Errors.PAYLOAD_TOO_LARGE);

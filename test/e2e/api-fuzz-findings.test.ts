@@ -73,7 +73,7 @@ describe('POST /api/tasks/{id}/api with a Content-Type that is no media type', (
   }
 });
 
-describe('the OpenAPI document marks a query parameter with a default as optional', () => {
+describe('the OpenAPI document against what the service answers', () => {
   // The fuzzer sent GET /api/executions without limit and offset (the document said required) and got 200.
   it('limit and offset of listExecutions and listExecutionSummaries, format of exportExecutions', async () => {
     const svc = await startService();
@@ -88,6 +88,21 @@ describe('the OpenAPI document marks a query parameter with a default as optiona
       const { apiKey } = await setupAdmin(svc);
       const res = await svc.request('GET', '/api/executions', { apiKey });
       assert.equal(res.status, 200, 'and indeed the call without them works');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  // The fuzzer's cross-site POSTs with a session cookie got 403 FORBIDDEN, which the document did not list.
+  it('lists 403 FORBIDDEN (cross-site) for every state-changing operation, public ones included, and not for a GET', async () => {
+    const svc = await startService();
+    try {
+      const doc = (await svc.request('GET', '/api/openapi.json')).body;
+      const codes = (path: string, method: string) => doc.paths[path][method].responses['403']?.content['application/json'].schema.allOf[1].properties.error.enum ?? [];
+      for (const [path, method] of [['/api/auth/setup', 'post'], ['/api/auth/login', 'post'], ['/api/tasks', 'post'], ['/api/tasks/{id}', 'delete'], ['/api/settings/api-key', 'post']]) {
+        assert.ok(codes(path, method).includes('FORBIDDEN'), `${method} ${path}`);
+      }
+      assert.deepEqual(codes('/api/tasks/{id}', 'get'), []);
     } finally {
       await svc.close();
     }

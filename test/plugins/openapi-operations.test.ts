@@ -67,19 +67,19 @@ describe('OpenAPI operations: ids, responses, error codes, components', () => {
     }
   });
 
-  it('lists 401 on every protected operation, and 403 exactly where the policy takes one kind of credential', () => {
+  it('lists 401 on every protected operation, and 403 where the policy takes one kind of credential or the method changes state (cross-site)', () => {
     for (const { method, path, auth, op } of operations) {
       const where = `${method} ${path} (${auth})`;
       const unauthorized = op.responses['401'] ? codesOf(op.responses['401']) : [];
+      const forbidden = auth === 'session' || auth === 'apiKey' || !['GET', 'HEAD'].includes(method.toUpperCase());
+      if (forbidden) assert.deepEqual(codesOf(op.responses['403']!), ['FORBIDDEN'], where);
+      else assert.equal(op.responses['403'], undefined, where);
       if (auth === 'public') {
         // A public route may still refuse a login (INVALID_CREDENTIALS), never a caller.
         assert.deepEqual(unauthorized.filter((c) => c === 'SETUP_REQUIRED' || c === 'UNAUTHORIZED'), [], where);
-        assert.equal(op.responses['403'], undefined, where);
         continue;
       }
       assert.deepEqual(unauthorized, ['SETUP_REQUIRED', 'UNAUTHORIZED'], where);
-      if (auth === 'session' || auth === 'apiKey') assert.deepEqual(codesOf(op.responses['403']!), ['FORBIDDEN'], where);
-      else assert.equal(op.responses['403'], undefined, where);
     }
   });
 
