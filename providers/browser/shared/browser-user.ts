@@ -83,7 +83,11 @@ export async function ensureReachable(target: string, user: BrowserUser, grantWi
   }
   const within = grantWithin ? path.resolve(grantWithin) : undefined;
   for (const dir of folders) {
-    const info = await stat(dir);
+    const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined; // made later by the service, passable (mkdir's 0755)
+      throw error;
+    });
+    if (!info) break;
     const bit = info.uid === user.uid ? 0o100 : info.gid === user.gid ? 0o010 : 0o001;
     if (info.mode & bit) continue;
     if (within && (dir === within || dir.startsWith(within + path.sep)) && info.uid === serviceUid()) {

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chown, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { BrowserLaunchOptions } from '../../../kernel/contracts/browser.js';
 import type { Logger } from '../../../kernel/contracts/logger.js';
@@ -47,8 +49,16 @@ process.once('exit', () => {
 export async function launchChromium(options: ChromiumLaunchOptions): Promise<LaunchedChromium> {
   const executablePath = options.executablePath;
   if (!executablePath) throw new Error('launchChromium needs an executablePath');
-  const user = resolveBrowserUser(options.browserUser);
-  if (user) await reachableExecutable(executablePath, user, options.dataDir);
+  let user = resolveBrowserUser(options.browserUser);
+  if (user) {
+    try {
+      await reachableExecutable(executablePath, user, options.dataDir);
+      // Its profile goes in DATA_DIR (or the temporary folder without one): that user must get there too.
+      await ensureReachable(path.join(options.dataDir ?? os.tmpdir(), 'profile'), user, options.dataDir);
+    } catch (error) {
+      user = keepServiceUser(error, options);
+    }
+  }
   const runsAsRoot = !user && process.getuid?.() === 0;
   try {
     return await launchOnce(options, user, sandboxArgs(executablePath, runsAsRoot));
@@ -65,6 +75,24 @@ class StartupError extends Error {
   constructor(message: string, readonly stderr: readonly string[]) {
     super(message);
   }
+}
+
+const keptServiceUser = new Set<string>();
+
+/**
+ * The default user (nobody) cannot reach Chromium or DATA_DIR, say in /root: it runs as the service does,
+ * without a sandbox, rather than not at all, with one warning saying what to change. A BROWSER_USER the
+ * operator chose is never given up: that is an error.
+ */
+function keepServiceUser(error: unknown, options: ChromiumLaunchOptions): undefined {
+  if (options.browserUser !== undefined || !(error instanceof Error)) throw error;
+  if (!keptServiceUser.has(error.message)) {
+    keptServiceUser.add(error.message);
+    options.logger?.warn({ reason: error.message }, 'Chromium runs as the service\'s own user (root) without its sandbox: a ' +
+      'compromised page could read everything the service can. Put Chromium and DATA_DIR where every user may pass, ' +
+      'or set BROWSER_USER to a user who can reach them');
+  }
+  return undefined;
 }
 
 async function reachableExecutable(executablePath: string, user: BrowserUser, dataDir: string | undefined): Promise<void> {

@@ -2,7 +2,7 @@
 // environment, and the fallback to --no-sandbox where no sandbox can be set up (a stand-in Chromium that fails
 // the way a real one does without user namespaces, then starts the real one).
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -112,6 +112,25 @@ describe('Chromium launched by a root service', { skip: chromium.skip || rootSki
       assert.match(String(refused), /ERR_ACCESS_DENIED/);
       await browser.close();
     });
+  });
+
+  it('runs as root with one warning when nobody cannot reach it (a folder like /root in the way); an explicit BROWSER_USER is an error', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'taskloom-roothome-'));
+    after(() => rmSync(home, { recursive: true, force: true }));
+    const hidden = path.join(home, 'chromium');
+    symlinkSync(chromium.path!, hidden);
+    const warnings: string[] = [];
+    const logger: Logger = { ...silentLogger, warn: (fields: unknown, message?: string) => { warnings.push(`${String(message)} ${JSON.stringify(fields)}`); } };
+    for (let i = 0; i < 2; i++) {
+      await withBrowser({ executablePath: hidden, logger }, async (browser) => {
+        assert.equal(status(browser.pid, 'Uid').split(/\s+/)[0], '0');
+        assert.ok(cmdline(browser.pid).includes('--no-sandbox'));
+      });
+    }
+    assert.equal(warnings.length, 1, warnings.join(' | '));
+    assert.match(warnings[0]!, /runs as the service's own user \(root\) without its sandbox.*is not searchable/);
+    await assert.rejects(launchChromium({ executablePath: hidden, browserUser: 'nobody', headless: true, args: [], timeoutMs: 60_000 }),
+      /cannot be reached by the browser's user nobody/);
   });
 
   it('keeps root, without a sandbox, when BROWSER_USER=root', async () => {
