@@ -69,7 +69,15 @@ export interface SettingsStore {
   keys?(): Promise<string[]>;
 }
 
-export type TaskStore = DocumentStore<TaskRecord>;
+export interface TaskStore extends DocumentStore<TaskRecord> {
+  /**
+   * Optional: inserts or replaces every task of `tasks` as one write (an import). After a crash at any moment,
+   * either all of them are stored or none of this call's changes are; a failure rejects with nothing written.
+   * An id given twice takes the later document, at the place of the first. Resolves once durable. Providers
+   * that cannot write atomically leave it out (callers then write one by one).
+   */
+  putAll?(tasks: TaskRecord[]): Promise<void>;
+}
 
 export interface ExecutionQuery {
   /** At most this many, newest `startedAt` first. */

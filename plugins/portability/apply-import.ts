@@ -9,11 +9,16 @@ export interface ImportPlan {
 }
 
 /**
- * Writes the plan all or nothing. The store has no multi-document transaction, so each write records its undo
- * first (deleting a task never written, or putting back one not yet replaced, is harmless); when a write fails,
- * the undo steps run newest first and the write's error is rethrown.
+ * Writes the plan all or nothing. A store with `putAll` writes it as one (a transaction, one journal line, a
+ * committed batch), so even a crash mid-import keeps all or none. Otherwise each write records its undo first
+ * (deleting a task never written, or putting back one not yet replaced, is harmless); when a write fails, the
+ * undo steps run newest first and the write's error is rethrown: all or nothing while the process lives.
  */
 export async function applyImport(store: TaskStore, plan: ImportPlan, log: Logger): Promise<void> {
+  if (store.putAll) {
+    await store.putAll([...plan.create, ...plan.replace.map(({ next }) => next)]);
+    return;
+  }
   const undo: Array<{ id: string; run: () => Promise<unknown> }> = [];
   try {
     for (const task of plan.create) {

@@ -5,6 +5,7 @@ import type { StorageFactory, StorageHarness } from './storage/harness.js';
 import { lifecycleCases } from './storage/lifecycle-cases.js';
 import { retentionCases } from './storage/retention-cases.js';
 import { settingsClaimCases } from './storage/settings-claim-cases.js';
+import { taskBatchCases } from './storage/task-batch-cases.js';
 import { userSessionCases } from './storage/user-session-cases.js';
 
 export type { StorageFactory, StorageHarness } from './storage/harness.js';
@@ -32,6 +33,7 @@ export function storageContract(name: string, factory: StorageFactory): void {
     });
 
     documentCases(current);
+    taskBatchCases(current);
     userSessionCases(current);
     settingsClaimCases(current);
     executionCases(current);

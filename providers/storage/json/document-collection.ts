@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { DocumentStore } from '../../../kernel/contracts/storage.js';
 import { Journal } from './journal.js';
-import { decodeOp, encodeDelete, encodePut, isObject } from './journal-ops.js';
+import { decodeOp, encodeDelete, encodePut, encodePuts, isObject } from './journal-ops.js';
 import { worthCompacting, type JournalBacked, type StoreContext } from './store-context.js';
 
 export interface Staged<T> {
@@ -66,6 +66,22 @@ export class DocumentCollection<T extends { id: string }> implements DocumentSto
     const staged = this.stagePut(doc);
     await staged.durable;
     return structuredClone(staged.doc);
+  }
+
+  /** Every document as one journal line: a crash keeps all of them or none (TaskStore.putAll). */
+  async putAll(docs: T[]): Promise<void> {
+    this.ctx.gate.assertOpen();
+    for (const doc of docs) assertDoc(this.name, doc);
+    if (docs.length === 0) return;
+    const jsons = docs.map((doc) => JSON.stringify(doc));
+    const { durable } = this.log.append(encodePuts(jsons));
+    for (const json of jsons) {
+      const stored = JSON.parse(json) as T;
+      this.docs.set(stored.id, stored);
+    }
+    this.changes++;
+    this.maybeCompact();
+    await durable;
   }
 
   async update(id: string, change: (current: T) => T | undefined): Promise<T | undefined> {
@@ -155,6 +171,10 @@ export class DocumentCollection<T extends { id: string }> implements DocumentSto
     const op = decodeOp(line);
     if (op?.op === 'put' && typeof op.doc.id === 'string') {
       this.docs.set(op.doc.id, op.doc as unknown as T);
+      return true;
+    }
+    if (op?.op === 'puts' && op.docs.every((doc) => typeof doc.id === 'string')) {
+      for (const doc of op.docs) this.docs.set(doc.id as string, doc as unknown as T);
       return true;
     }
     if (op?.op === 'del') {

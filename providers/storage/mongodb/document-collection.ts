@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Collection } from 'mongodb';
 import type { DocumentStore } from '../../../kernel/contracts/storage.js';
 import { assertKeyed, encode } from '../shared/json-document.js';
+import { recoverBatches, writeBatch } from './batch-write.js';
 import { collectionOf, type MongoContext } from './context.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { Stored } from './stored.js';
@@ -45,6 +47,27 @@ export class MongoDocuments<T extends { id: string }> implements DocumentStore<T
     });
   }
 
+  /** Every document, all or none across a crash: staged, committed by one marker update, then copied (batch-write.ts). */
+  putAll(docs: T[]): Promise<void> {
+    return this.ctx.gate.run(async () => {
+      const latest = new Map<string, T>();
+      for (const doc of docs) {
+        assertKeyed(this.name, 'id', doc);
+        latest.set(doc.id, doc);
+      }
+      const staged = [...latest.values()].map((doc) => {
+        const { json, copy } = encode(doc);
+        return { id: copy.id, set: { json, ...this.fieldsOf(copy) } };
+      });
+      await writeBatch(this.batchTarget(), `${this.name}-${randomUUID()}`, staged);
+    });
+  }
+
+  /** At start-up: finishes batch writes a crash cut after their commit point. */
+  recoverBatches(): Promise<{ finished: number; dropped: number }> {
+    return this.ctx.gate.run(() => recoverBatches(this.batchTarget()));
+  }
+
   update(id: string, change: (current: T) => T | undefined): Promise<T | undefined> {
     return this.ctx.gate.run(() =>
       this.locks.run(id, () => casUpdate<T>({ collection: this.collection, store: this.name, key: 'id', id, change, fields: this.fieldsOf })),
@@ -57,6 +80,10 @@ export class MongoDocuments<T extends { id: string }> implements DocumentStore<T
 
   count(): Promise<number> {
     return this.ctx.gate.run(() => this.collection.countDocuments({}));
+  }
+
+  private batchTarget() {
+    return { db: this.ctx.db, counters: this.ctx.counters, collection: this.collection };
   }
 
   /** Inserts or replaces without the gate or the lock: for callers that hold them. */

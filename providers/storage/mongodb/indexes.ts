@@ -22,6 +22,9 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
     { key: { status: 1, startedAt: -1, seq: -1 }, name: 'status_startedAt' },
     { key: { taskId: 1, startedAt: -1, seq: -1 }, name: 'taskId_startedAt' },
   ],
+  // Task imports staged for an all-or-nothing write (batch-write.ts), read back in order.
+  batch_docs: [{ key: { batch: 1, i: 1 }, name: 'batch_i' }],
+  batches: [{ key: { collection: 1 }, name: 'collection' }],
   // The server drops expired claims by itself (about once a minute); claim() never relies on it.
   claims: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
 };

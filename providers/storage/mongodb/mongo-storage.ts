@@ -5,6 +5,7 @@ import type { CredentialRecord, TaskRecord } from '../../../kernel/contracts/rec
 import { Errors } from '../../../kernel/errors.js';
 import { answerWithin } from '../shared/answer-within.js';
 import { MongoClaimStore } from './claim-store.js';
+import { mongoClientOptions, type MongoTimeouts } from './client-options.js';
 import type { MongoContext } from './context.js';
 import { MongoDocuments } from './document-collection.js';
 import { MongoExecutionStore } from './execution-store.js';
@@ -16,14 +17,12 @@ import { MongoSessionStore } from './session-store.js';
 import { MongoSettingsStore } from './settings-store.js';
 import { MongoUserStore } from './user-store.js';
 
-export interface MongoStorageOptions {
+export interface MongoStorageOptions extends MongoTimeouts {
   /** A mongodb:// or mongodb+srv:// URL (MONGODB_URL). Its password never appears in a log line or an error. */
   url: string;
   /** The database; default: the one named in the URL, else `taskloom`. */
   dbName?: string;
   logger?: Logger;
-  /** How long an operation looks for a usable server before failing, in ms. Default 5000. */
-  serverSelectionTimeoutMs?: number;
   /** How long check() waits for `ping`, in ms. Default 3000. */
   checkTimeoutMs?: number;
   /** Connections per server. Default 10. */
@@ -48,13 +47,7 @@ export class MongoStorage implements StorageProvider {
     const dbName = options.dbName ?? database ?? 'taskloom';
     this.gate = new Gate(`${hosts}/${dbName}`, secrets);
     try {
-      this.client = new MongoClient(options.url, {
-        appName: 'taskloom',
-        serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000,
-        maxPoolSize: options.poolSize ?? 10,
-        // Acknowledged only once journaled on a majority: the contract's "durable".
-        writeConcern: { w: 'majority', journal: true },
-      });
+      this.client = new MongoClient(options.url, mongoClientOptions(options.url, options.poolSize, options));
     } catch (error) {
       const reason = `MONGODB_URL is not usable (${this.gate.scrub(error instanceof Error ? error.message : String(error))})`;
       throw Errors.STORAGE_UNAVAILABLE({ reason });
@@ -95,6 +88,8 @@ export async function openMongoStorage(options: MongoStorageOptions): Promise<Mo
       await storage.client.connect();
       for (const [name, indexes] of Object.entries(INDEXES)) await storage.db.collection(name).createIndexes(indexes);
     });
+    const { finished, dropped } = await storage.tasks.recoverBatches();
+    if (finished + dropped > 0) options.logger?.warn({ finished, dropped }, 'finished the task imports a crash had cut after their commit, removed abandoned ones');
   } catch (error) {
     await storage.close().catch(() => undefined);
     if (Errors.STORAGE_UNAVAILABLE.is(error)) throw error;

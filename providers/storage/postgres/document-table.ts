@@ -2,6 +2,9 @@ import type { DocumentStore } from '../../../kernel/contracts/storage.js';
 import { assertKeyed, checkChanged, encode } from '../shared/json-document.js';
 import type { Database, Queryable } from './database.js';
 
+/** putAll: rows per INSERT (each row is a few parameters; the server takes at most 65,535). */
+const ROWS_PER_STATEMENT = 500;
+
 /** A column kept next to `doc`, copied from it on every write. */
 export interface Column<T> {
   name: string;
@@ -16,6 +19,7 @@ export interface Column<T> {
 export class DocumentTable<T extends { id: string }> implements DocumentStore<T> {
   private readonly upsertSql: string;
   private readonly updateSql: string;
+  private readonly names: string[];
 
   constructor(
     protected readonly db: Database,
@@ -23,6 +27,7 @@ export class DocumentTable<T extends { id: string }> implements DocumentStore<T>
     private readonly columns: Column<T>[] = [],
   ) {
     const names = ['id', 'doc', ...columns.map((c) => c.name)];
+    this.names = names;
     const values = names.map((_, i) => `$${i + 1}`);
     const sets = names.slice(1).map((name) => `${name} = EXCLUDED.${name}`);
     this.upsertSql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${values.join(', ')}) ON CONFLICT (id) DO UPDATE SET ${sets.join(', ')}`;
@@ -51,6 +56,29 @@ export class DocumentTable<T extends { id: string }> implements DocumentStore<T>
     const { json, copy } = encode(doc);
     await client.query(this.upsertSql, this.params(copy, json));
     return copy;
+  }
+
+  /** Every document in one transaction, a few hundred rows per statement (TaskStore.putAll). */
+  async putAll(docs: T[]): Promise<void> {
+    const latest = new Map<string, T>();
+    for (const doc of docs) {
+      assertKeyed(this.table, 'id', doc);
+      latest.set(doc.id, doc);
+    }
+    const rows = [...latest.values()].map((doc) => {
+      const { json, copy } = encode(doc);
+      return this.params(copy, json);
+    });
+    if (rows.length === 0) return;
+    await this.db.transaction(async (client) => {
+      for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
+        const chunk = rows.slice(at, at + ROWS_PER_STATEMENT);
+        const width = this.names.length;
+        const tuples = chunk.map((_, row) => `(${this.names.map((__, col) => `$${row * width + col + 1}`).join(', ')})`);
+        const sets = this.names.slice(1).map((name) => `${name} = EXCLUDED.${name}`).join(', ');
+        await client.query(`INSERT INTO ${this.table} (${this.names.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET ${sets}`, chunk.flat());
+      }
+    });
   }
 
   update(id: string, change: (current: T) => T | undefined): Promise<T | undefined> {
