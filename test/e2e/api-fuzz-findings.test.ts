@@ -1,8 +1,11 @@
 // Defects the API fuzzer (api-fuzz.test.ts) found, each pinned by the request that showed it.
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres-database.js';
-import { setupAdmin, startService, type TestService } from '../support/service.js';
+import { createLocalAuth } from '../../providers/auth/local/index.js';
+import { openJsonStorage } from '../../providers/storage/json/index.js';
+import { makeTempDir, setupAdmin, startService, type TestService } from '../support/service.js';
 
 const pgSkip = await postgresUnavailable();
 
@@ -107,4 +110,28 @@ describe('the OpenAPI document against what the service answers', () => {
       await svc.close();
     }
   });
+});
+
+// The fuzzer's anonymous POST /api/auth/setup calls were the slowest of all: each hashed its password (scrypt,
+// 32 MiB) before finding setup done. Anyone could make the service do that, unlimited.
+it('setup once done refuses before hashing the password (it never reaches the store)', async () => {
+  const dir = await makeTempDir();
+  const storage = await openJsonStorage({ dir });
+  try {
+    const auth = createLocalAuth(storage);
+    await auth.setup({ name: 'Ada', email: 'ada@example.com', password: 'correct horse battery' });
+    let inserts = 0;
+    const insertFirst = storage.users.insertFirst.bind(storage.users);
+    storage.users.insertFirst = async (user) => {
+      inserts++;
+      return insertFirst(user);
+    };
+    for (const auth2 of [auth, createLocalAuth(storage)]) {
+      await assert.rejects(auth2.setup({ name: 'Eve', email: 'eve@example.com', password: 'another password 1' }), { code: 'ALREADY_INITIALIZED' });
+    }
+    assert.equal(inserts, 0, 'no user record was built (its password hashed) for a setup already done');
+  } finally {
+    await storage.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });

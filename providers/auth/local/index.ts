@@ -25,6 +25,12 @@ export function createLocalAuth(storage: StorageProvider): AuthProvider {
     },
 
     async setup({ name, email, password }) {
+      // Refused before the hash (scrypt, 32 MiB): anyone may call setup, and it is done once. insertFirst below
+      // still settles two first setups racing.
+      if (initialized || (await storage.users.count()) > 0) {
+        initialized = true;
+        throw Errors.ALREADY_INITIALIZED();
+      }
       const user: UserRecord = {
         id: `usr_${crypto.randomBytes(9).toString('base64url')}`,
         name: name.trim(),
