@@ -12,7 +12,7 @@ import { startFuzzService } from '../support/fuzz/fuzz-service.js';
 import { createPrng, fuzzSeed } from '../support/fuzz/prng.js';
 
 const seed = fuzzSeed();
-const perOperation = Number(process.env.FUZZ_REQUESTS ?? 60);
+const perOperation = Number(process.env.FUZZ_REQUESTS ?? 50);
 const chromium = chromiumOrSkip();
 const pgSkip = await postgresUnavailable();
 
@@ -51,7 +51,7 @@ describe(`API fuzzer, seed ${seed}`, () => {
   it('PostgreSQL store: the same rules, fewer requests per operation', { skip: pgSkip, timeout: 600_000 }, async (t) => {
     const db = await createTestDatabase('taskloom_fuzz');
     try {
-      await fuzz(t, { STORAGE: 'postgres', DATABASE_URL: db.url() }, 0.4);
+      await fuzz(t, { STORAGE: 'postgres', DATABASE_URL: db.url() }, 0.3);
     } finally {
       await db.drop();
     }
