@@ -4,7 +4,7 @@
  * other browser-internal schemes are pages with powers over the browser itself (settings, downloads, net logs).
  */
 export const BLOCKED_SCHEMES: readonly string[] = [
-  'file:', 'filesystem:', 'chrome:', 'chrome-untrusted:', 'chrome-search:', 'chrome-extension:', 'devtools:',
+  'file:', 'chrome:', 'chrome-untrusted:', 'chrome-search:', 'chrome-extension:', 'devtools:',
 ];
 
 /**

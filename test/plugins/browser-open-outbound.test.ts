@@ -1,7 +1,7 @@
 // A DevTools client of POST /api/browser/open with ALLOW_PRIVATE_NETWORKS=false, speaking raw CDP: through the
 // relay, and straight to the browser's own loopback endpoint (what holds whatever drives the browser). It may
 // not reach the machine (loopback pages, a redirect to them, page scripts), nor read files (file:///etc/passwd,
-// the store's own files), nor keep a chrome:// page open. Allowed sites still load.
+// the store's own files), nor keep a chrome:// page open. Allowed sites still load. With the rule on, files stay out.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { startOutboundSites, type OutboundSites } from '../support/outbound-site
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 
 const chromium = findOnPath(NAMES_ON_PATH);
+const noChromium = chromium ? false : 'no full Chromium on the PATH (apt-get install chromium)';
 
 /** Opens a page in `cdp`'s browser (at `url`, created there when `create`), waits for it and reads it. */
 async function readPage(cdp: CdpConnection, url: string, create = false): Promise<{ text: string; href: string; refused?: string }> {
@@ -57,7 +58,7 @@ async function evaluateIn(cdp: CdpConnection, url: string, expression: string): 
   return result.value;
 }
 
-describe('a DevTools client under the outbound rule', { skip: chromium ? false : 'no full Chromium on the PATH (apt-get install chromium)' }, () => {
+describe('a DevTools client under the outbound rule', { skip: noChromium }, () => {
   let sites: OutboundSites;
   let svc: TestService;
   let apiKey: string;
@@ -141,4 +142,38 @@ describe('a DevTools client under the outbound rule', { skip: chromium ? false :
       });
     });
   }
+});
+
+describe('a DevTools client with ALLOW_PRIVATE_NETWORKS=true', { skip: noChromium }, () => {
+  let sites: OutboundSites;
+  let svc: TestService;
+  let cdp: CdpConnection;
+
+  before(async () => {
+    sites = await startOutboundSites();
+    svc = await startService({ ALLOW_PRIVATE_NETWORKS: 'true', BROWSER_EXECUTABLE_PATH: chromium! });
+    const { apiKey } = await setupAdmin(svc);
+    const open = await svc.request('POST', '/api/browser/open', { apiKey, body: { headless: true } });
+    assert.equal(open.status, 200, open.text);
+    cdp = await connectCdp(svc.service.app.browserSessions.get(open.body.sessionId).cdpEndpoint()!, 15_000);
+  });
+  after(async () => {
+    cdp?.close();
+    await svc?.close();
+    await sites?.close();
+  });
+
+  it('reaches the machine directly, as the rule allows (no proxy in the way)', async () => {
+    const page = await readPage(cdp, `${sites.secret}/allowed-by-the-rule`);
+    assert.equal(page.text, 'SECRET');
+    assert.ok(sites.hits.includes('GET /allowed-by-the-rule'), JSON.stringify(sites.hits));
+  });
+
+  it('still cannot read file:///etc/passwd: the host\'s files are never a page', async () => {
+    for (const create of [false, true]) {
+      const page = await readPage(cdp, 'file:///etc/passwd', create);
+      assert.doesNotMatch(page.text, /root:/);
+      assert.ok(!page.href.startsWith('file:'), JSON.stringify(page));
+    }
+  });
 });
