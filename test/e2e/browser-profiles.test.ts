@@ -1,6 +1,7 @@
 // Chromium profiles live in DATA_DIR/browser-profiles, named after the service that made them: a service
 // killed with -9 mid-run leaves its profile behind, and the next start removes it (never one of a live
-// service sharing the folder); nothing is left in the system's temporary folder.
+// service sharing the folder); nothing is left in the system's temporary folder (Playwright's own folder is
+// in the profile too).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -15,7 +16,9 @@ import { spawnService, type ServiceProcess } from '../support/process.js';
 import { ADMIN, makeTempDir, request, sessionCookie } from '../support/service.js';
 
 const chromium = chromiumOrSkip();
-const ours = () => new Set(readdirSync(os.tmpdir()).filter((name) => name.startsWith('taskloom-chromium-')));
+/** Profiles in the temporary folder made by these processes (other tests may make their own meanwhile). */
+const inTmp = (pids: number[]) => readdirSync(os.tmpdir())
+  .filter((name) => pids.some((pid) => name.startsWith(`taskloom-chromium-${os.hostname()}-${pid}-`)));
 const profiles = (dataDir: string) => (existsSync(profilesDir(dataDir)) ? readdirSync(profilesDir(dataDir)) : []);
 
 /** Processes whose command line names `text` (the Chromium processes of one profile). */
@@ -58,7 +61,6 @@ describe('a service killed with -9 mid-run', { skip: chromium.skip }, () => {
   });
 
   it('leaves its profile in DATA_DIR, which the next start removes; nothing lands in /tmp', { timeout: 120_000 }, async () => {
-    const tmpBefore = ours();
     dataDir = await makeTempDir();
     const env = { DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORKS: 'true' };
     service = await spawnService(env);
@@ -79,8 +81,11 @@ describe('a service killed with -9 mid-run', { skip: chromium.skip }, () => {
     const [left] = profiles(dataDir);
     assert.match(left!, new RegExp(`^chromium-${os.hostname()}-${service.child.pid}-[0-9a-f]+$`));
 
-    await service.stop('SIGKILL');
     const profile = path.join(profilesDir(dataDir), left!);
+    // Playwright keeps its own folder there too, not in /tmp.
+    await waitFor(() => existsSync(path.join(profile, 'playwright-artifacts')), 30_000, 'Playwright\'s folder in the profile');
+    const first = service.child.pid!;
+    await service.stop('SIGKILL');
     // Its Chromium quits as its DevTools pipe closes.
     await waitFor(() => processesNaming(profile).length === 0, 20_000, 'the orphaned Chromium to quit');
     assert.ok(existsSync(profile), 'a kill -9 removes nothing');
@@ -92,6 +97,6 @@ describe('a service killed with -9 mid-run', { skip: chromium.skip }, () => {
     const now = profiles(dataDir);
     assert.equal(now.length, 1);
     assert.match(now[0]!, new RegExp(`^chromium-${os.hostname()}-${service.child.pid}-`));
-    assert.deepEqual([...ours()].filter((name) => !tmpBefore.has(name)), [], 'no profile in the temporary folder');
+    assert.deepEqual(inTmp([first, service.child.pid!]), [], 'no profile in the temporary folder');
   });
 });

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import type { BrowserHandle } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
@@ -13,7 +15,11 @@ export async function launchPlaywright(options: ChromiumLaunchOptions, ffmpegPat
   }
   return driveLaunchedChromium(options, async (launched) => {
     const pipe = new DevToolsPipe(launched.pipe.toBrowser, launched.pipe.fromBrowser, 'object');
-    const browser = await chromium.connectOverCDP(pipe, { timeout: options.timeoutMs });
+    // Playwright's own folder goes in the profile (else one in the system's temporary folder, which a kill -9
+    // leaves behind): removed with it, or at the next start.
+    const artifactsDir = path.join(launched.profileDir, 'playwright-artifacts');
+    await mkdir(artifactsDir);
+    const browser = await chromium.connectOverCDP(pipe, { timeout: options.timeoutMs, artifactsDir });
     return playwrightHandle(browser, ffmpegPath, launched, launched.wsEndpoint);
   });
 }
