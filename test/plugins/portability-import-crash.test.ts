@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import path from 'node:path';
+import pg from 'pg';
 import { createTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
 import { spawnService, type ServiceProcess } from '../support/process.js';
 import { ADMIN, makeTempDir, request, sessionCookie } from '../support/service.js';
@@ -45,7 +47,10 @@ async function countsByPrefix(proc: ServiceProcess, apiKey: string): Promise<Map
   return counts;
 }
 
-async function killedImports(env: Record<string, string>): Promise<void> {
+/** Resolves once the store starts writing the import (polled every few ms), so the kill lands inside the write. */
+type WriteWatch = (signal: AbortSignal) => Promise<void>;
+
+async function killedImports(env: Record<string, string>, writing: WriteWatch): Promise<void> {
   let proc = await spawnService(env);
   try {
     const apiKey = await credentials(proc);
@@ -72,6 +77,19 @@ async function killedImports(env: Record<string, string>): Promise<void> {
       assert.ok(kept === 0 || kept === TASKS, `after a kill at ${Math.round(share * 100)}% of an import: ${kept} of ${TASKS} tasks kept`);
       if (answered?.status === 200) assert.equal(kept, TASKS, 'an import answered before the kill is kept whole');
     }
+    // Once more, killed the moment the store starts writing the bundle.
+    const payload = JSON.stringify(bundleOf('inwrite'));
+    const watch = new AbortController();
+    const seen = writing(watch.signal);
+    const sent = request(proc.baseUrl, 'POST', '/api/tasks/import', { apiKey, raw: payload, headers: { 'content-type': 'application/json' } }).catch(() => undefined);
+    const caught = await Promise.race([seen.then(() => true), sleep(tookMs * 3).then(() => false)]);
+    await proc.stop('SIGKILL');
+    watch.abort();
+    const answered = await sent;
+    proc = await spawnService(env);
+    const kept = (await countsByPrefix(proc, apiKey)).get('inwrite') ?? 0;
+    outcomes.push(`inwrite: killed ${caught ? 'as the write began' : 'late (the write was not seen)'}, ${kept} kept${answered?.status === 200 ? ' (answered before the kill)' : ''}`);
+    assert.ok(kept === 0 || kept === TASKS, `after a kill during the write: ${kept} of ${TASKS} tasks kept`);
     console.log(`# a whole import took ${tookMs} ms; ${outcomes.join('; ')}`);
   } finally {
     await proc.stop('SIGKILL');
@@ -82,7 +100,13 @@ describe('task import across a crash', () => {
   it('json store: after SIGKILL mid-import, none or all of the bundle', { timeout: 400_000 }, async () => {
     const dataDir = await makeTempDir();
     try {
-      await killedImports({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      const journal = path.join(dataDir, 'store', 'tasks.jsonl');
+      const sizeOf = () => fs.stat(journal).then((s) => s.size, () => 0);
+      // The journal grows as the bundle's one line is written.
+      await killedImports({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, async (signal) => {
+        const before = await sizeOf();
+        while (!signal.aborted && (await sizeOf()) === before) await sleep(1);
+      });
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });
     }
@@ -92,7 +116,17 @@ describe('task import across a crash', () => {
     const dataDir = await makeTempDir();
     const db = await createTestDatabase('taskloom_import_crash');
     try {
-      await killedImports({ DATA_DIR: dataDir, LOG_LEVEL: 'info', STORAGE: 'postgres', DATABASE_URL: db.url() });
+      // The import's transaction shows in pg_stat_activity once its first INSERT is sent.
+      await killedImports({ DATA_DIR: dataDir, LOG_LEVEL: 'info', STORAGE: 'postgres', DATABASE_URL: db.url() }, async (signal) => {
+        const watcher = new pg.Client({ connectionString: db.url() });
+        await watcher.connect();
+        try {
+          const sql = "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'INSERT INTO tasks%' AND pid <> pg_backend_pid()";
+          while (!signal.aborted && (await watcher.query<{ n: number }>(sql)).rows[0]!.n === 0) await sleep(2);
+        } finally {
+          await watcher.end();
+        }
+      });
     } finally {
       await db.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
