@@ -122,10 +122,12 @@ describe('portability: task bundle export and import', () => {
     assert.match(badQuery.body.details, /querystring\.onConflict must be one of fail, skip, replace/);
   });
 
-  it('undoes the writes already made when a write fails mid-way', async () => {
+  it('on a store without putAll (one write per task): undoes the writes already made when a write fails mid-way', async () => {
     const tasks = target.svc.service.services.storage.tasks;
     const snapshot = await tasks.list();
     const put = tasks.put;
+    // A third-party store may not offer putAll: the import then writes one by one and undoes on failure.
+    Object.assign(tasks, { putAll: undefined });
     let calls = 0;
     tasks.put = async function (doc) {
       calls += 1;
@@ -140,7 +142,31 @@ describe('portability: task bundle export and import', () => {
       assert.ok(calls > 3, 'the undo ran');
     } finally {
       tasks.put = put;
+      delete (tasks as { putAll?: unknown }).putAll; // the store's own method again
     }
+    const sortById = (list: TaskRecord[]) => list.sort((a, b) => a.id.localeCompare(b.id));
+    assert.deepEqual(sortById(await tasks.list()), sortById(snapshot));
+    assert.equal(typeof tasks.putAll, 'function');
+  });
+
+  it('writes the bundle with one putAll when the store offers it, and nothing when that write fails', async () => {
+    const tasks = target.svc.service.services.storage.tasks;
+    const snapshot = await tasks.list();
+    const putAll = tasks.putAll!;
+    const batches: number[] = [];
+    tasks.putAll = async function (docs) {
+      batches.push(docs.length);
+      throw new Error('disk full');
+    };
+    try {
+      const renamed = bundle.tasks.map((t) => ({ ...t, name: `${t.name} (replaced)` }));
+      const res = await importInto(target, { ...bundle, tasks: [{ ...renamed[0]!, id: 'task_y1' }, ...renamed] }, '?onConflict=replace');
+      assert.deepEqual([res.status, res.body.error], [500, 'INTERNAL_ERROR']);
+      assert.deepEqual(batches, [bundle.tasks.length + 1], 'one write for the whole bundle');
+    } finally {
+      delete (tasks as { putAll?: unknown }).putAll;
+    }
+    assert.equal(tasks.putAll, putAll);
     const sortById = (list: TaskRecord[]) => list.sort((a, b) => a.id.localeCompare(b.id));
     assert.deepEqual(sortById(await tasks.list()), sortById(snapshot));
   });
