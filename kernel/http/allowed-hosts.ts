@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import fp from 'fastify-plugin';
@@ -56,19 +57,33 @@ export function createHostRule(config: Pick<KernelConfig, 'host' | 'allowedHosts
   };
 }
 
-/** HOST_NOT_ALLOWED for a Host header (empty: none sent) the rule does not allow, else undefined. */
-export function hostRefusal(rule: HostRule, host: string): TaskloomError | undefined {
-  // HTTP/1.0 may send no Host at all: no browser does, so there is nothing to rebind.
-  if (host === '') return undefined;
-  const parsed = parseHost(host);
-  return parsed && rule.allows(parsed.hostname) ? undefined : Errors.HOST_NOT_ALLOWED({ host: host.slice(0, 100) });
+/**
+ * Every host name a request carries: its Host header and, with TRUST_PROXY, each X-Forwarded-Host entry. All are
+ * checked, not only the one Fastify uses: a rebinding page is same-origin and may add X-Forwarded-Host itself,
+ * which a proxy that does not set that header passes on.
+ */
+export function hostsNamedBy(headers: IncomingHttpHeaders, trustProxy: boolean): string[] {
+  const forwarded = trustProxy ? [headers['x-forwarded-host'] ?? []].flat().flatMap((value) => value.split(',')) : [];
+  return [headers.host ?? '', ...forwarded.map((host) => host.trim())];
 }
 
-/** Refuses, before anything else runs, a request whose Host (X-Forwarded-Host with TRUST_PROXY) is not allowed. */
+/** HOST_NOT_ALLOWED for the first of `hosts` the rule does not allow (an empty Host: none sent), else undefined. */
+export function hostRefusal(rule: HostRule, hosts: string[]): TaskloomError | undefined {
+  for (const host of hosts) {
+    // HTTP/1.0 may send no Host at all: no browser does, so there is nothing to rebind.
+    if (host === '') continue;
+    const parsed = parseHost(host);
+    if (!parsed || !rule.allows(parsed.hostname)) return Errors.HOST_NOT_ALLOWED({ host: host.slice(0, 100) });
+  }
+  return undefined;
+}
+
+/** Refuses, before anything else runs, a request naming a host (Host, X-Forwarded-Host with TRUST_PROXY) not allowed. */
 async function allowedHosts(app: FastifyInstance): Promise<void> {
   const rule = createHostRule(app.services.config);
+  const { trustProxy } = app.services.config;
   app.addHook('onRequest', async (request) => {
-    const refusal = hostRefusal(rule, request.host);
+    const refusal = hostRefusal(rule, hostsNamedBy(request.headers, trustProxy));
     if (refusal) throw refusal;
   });
 }

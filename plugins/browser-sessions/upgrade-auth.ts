@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Errors, type TaskloomError } from '../../kernel/errors.js';
-import { createHostRule, hostRefusal } from '../../kernel/http/allowed-hosts.js';
+import { createHostRule, hostRefusal, hostsNamedBy } from '../../kernel/http/allowed-hosts.js';
 import { apiKeyFrom, SESSION_COOKIE } from '../../kernel/http/credentials.js';
 import { addressedAs, crossSiteReason, originFrom } from '../../kernel/http/cross-site.js';
 
@@ -14,7 +14,7 @@ import { addressedAs, crossSiteReason, originFrom } from '../../kernel/http/cros
 export async function refuseUpgrade(app: FastifyInstance, req: IncomingMessage): Promise<TaskloomError | undefined> {
   const { auth, config } = app.services;
   const { protocol, host } = addressedAs(req, config.trustProxy);
-  const wrongHost = hostRefusal(createHostRule(config), host);
+  const wrongHost = hostRefusal(createHostRule(config), hostsNamedBy(req.headers, config.trustProxy));
   if (wrongHost) return wrongHost;
   const crossSite = () => {
     const reason = crossSiteReason(req.headers, originFrom(protocol, host));

@@ -94,6 +94,10 @@ describe('Host names the service answers to', () => {
       const forwarded = (name: string) => withHost(listed.baseUrl, '/api/health', '127.0.0.1', { 'x-forwarded-host': name });
       assert.equal((await forwarded('evil.example')).status, 421);
       assert.equal((await forwarded('taskloom.example.com')).status, 200);
+      // A rebinding page is same-origin, so it may add X-Forwarded-Host itself: every name must pass.
+      const added = await withHost(listed.baseUrl, '/api/health', 'evil.example', { 'x-forwarded-host': 'taskloom.example.com' });
+      assert.equal(added.status, 421);
+      assert.equal((await forwarded('evil.example, taskloom.example.com')).status, 421);
     });
 
     it('refuses the DevTools relay upgrade under a foreign Host before anything else', async () => {
