@@ -145,13 +145,22 @@ export function createFinalRecords(store: ExecutionStore, logger: Logger, limits
       return kept.size;
     },
 
-    /** At shutdown: one more try, then a log line naming each run whose record is lost. */
-    async flush(): Promise<void> {
+    /**
+     * At shutdown: one more try (at most `withinMs`, so a silent database cannot hold the stop), then a log line
+     * naming each run whose record is lost.
+     */
+    async flush(withinMs = 5000): Promise<void> {
       clearTimeout(timer);
       timer = undefined;
       if (kept.size === 0) return;
-      if (flushing) await flushing.catch(() => false);
-      if (kept.size > 0) await writeKept().catch(() => false);
+      let late: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => { late = setTimeout(resolve, withinMs); });
+      const lastTry = (async () => {
+        if (flushing) await flushing.catch(() => false);
+        if (kept.size > 0) await writeKept().catch(() => false);
+      })();
+      await Promise.race([lastTry, deadline]);
+      clearTimeout(late);
       for (const [executionId, entry] of kept) {
         logger.error({ executionId, status: entry.answer?.status }, 'storage is still unavailable at shutdown: this execution record is lost (the next start marks the run interrupted)');
       }

@@ -113,4 +113,22 @@ describe('final records kept through a storage outage', () => {
     await finals.flush();
     assert.equal((await harness.storage.executions.get(other.executionId))?.status, 'cancelled', 'the last try wrote it');
   });
+
+  it('at shutdown: a store that never answers holds the last try only for its time limit', async () => {
+    harness = await createJsonHarness();
+    const { state, store } = switchable(harness.storage.executions);
+    let silent = false;
+    const hanging: ExecutionStore = { ...store, update: (id, change) => (silent ? new Promise(() => undefined) : store.update(id, change)) };
+    const logger = recordingLogger();
+    const finals = createFinalRecords(hanging, logger, { ...quick, firstDelayMs: 60_000, maxDelayMs: 60_000 });
+    const record = await harness.storage.executions.insert(makeExecution({ status: 'running' }));
+    state.down = true;
+    const answer = answerOf(record, 'success');
+    await finals.write(record.executionId, ending(answer), { answer, logs: [] });
+    silent = true;
+    const started = Date.now();
+    await finals.flush(300);
+    assert.ok(Date.now() - started < 5_000, `the stop was not held (${Date.now() - started} ms)`);
+    assert.ok(logger.entries.some((e) => e.level === 'error' && /lost/.test(e.msg ?? '')));
+  });
 });
