@@ -2,7 +2,6 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import { SocksClient } from 'socks';
 import { isLocalhostName, OutboundBlockedError, type OutboundGuard } from './guard.js';
 
 /** A proxy the browser's traffic continues through (a task's proxy from the proxy settings). */
@@ -52,6 +51,7 @@ export function createDialer(guard: OutboundGuard, timeoutMs: number, upstream?:
         await checkForUpstream(guard, host);
         const addresses = await guard.resolve(proxy.hostname);
         let lastError: unknown;
+        const { SocksClient } = await import('socks'); // with the first SOCKS5 tunnel, not with the service
         for (const { address } of addresses) {
           try {
             const { socket } = await SocksClient.createConnection({

@@ -25,6 +25,7 @@ const ON_FIRST_USE: Record<string, string> = {
   '@modelcontextprotocol/sdk': '/node_modules/@modelcontextprotocol/sdk/',
   avsc: '/node_modules/avsc/',
   undici: '/node_modules/undici/',
+  socks: '/node_modules/socks/',
   'prom-client': '/node_modules/prom-client/',
   bree: '/node_modules/bree/',
   // Fastify's precompiled error serializer loads only its lib/serializer.js.
