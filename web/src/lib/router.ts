@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { confirmAction } from '../components/dialogs';
 
 /** A tiny history-API router: the service answers index.html for every non-API path. */
@@ -50,7 +50,9 @@ addEventListener('beforeunload', (event) => {
 
 /** While `active`, leaving the screen (links, Back, logout, closing the tab) asks first with `message`. */
 export function useLeaveGuard(active: boolean, message: string): void {
-  useEffect(() => {
+  // A layout effect runs with the render itself: a plain effect waits for the next frame, and a click in between
+  // (a quick user, a busy machine) would leave without asking.
+  useLayoutEffect(() => {
     if (!active) return undefined;
     const guard = { message };
     leaveGuards.add(guard);
