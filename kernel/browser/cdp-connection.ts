@@ -1,4 +1,3 @@
-import WebSocket from 'ws';
 
 /**
  * A bare DevTools-protocol connection to a browser this service launched (its loopback endpoint). The
@@ -30,6 +29,8 @@ interface Incoming {
 
 /** Opens a connection to `endpoint`; each command must answer within `timeoutMs`. */
 export async function connectCdp(endpoint: string, timeoutMs: number): Promise<CdpConnection> {
+  // ws loads with the first connection (a browser launch), not with the service.
+  const { default: WebSocket } = await import('ws');
   // Screenshots travel as base64 in one message: allow large ones.
   const socket = new WebSocket(endpoint, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024, handshakeTimeout: timeoutMs });
   await new Promise<void>((resolve, reject) => {
@@ -69,7 +70,7 @@ export async function connectCdp(endpoint: string, timeoutMs: number): Promise<C
 
   return {
     send<T>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
-      if (socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('The DevTools connection is closed'));
+      if (socket.readyState !== socket.OPEN) return Promise.reject(new Error('The DevTools connection is closed'));
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
         const timer = setTimeout(() => {

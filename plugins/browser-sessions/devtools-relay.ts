@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import WebSocket, { WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { Errors, type TaskloomError } from '../../kernel/errors.js';
 import type { OutboundGuard } from '../../kernel/outbound/index.js';
@@ -42,10 +42,15 @@ const LOGGED_REFUSALS = 20;
 export function attachDevtoolsRelay(options: RelayOptions): () => void {
   const { app, sessions, tokens, folders, guard, logger } = options;
   const server = app.server;
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
+  // ws loads with the first DevTools upgrade, not with the service; the upgrade listener is attached now.
+  let ws: Promise<{ WebSocket: typeof WebSocket; wss: WebSocketServer }> | undefined;
+  const loadWs = () => (ws ??= import('ws').then(({ default: WebSocket, WebSocketServer }) => ({
+    WebSocket, wss: new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD }),
+  })));
   const live = new Set<WebSocket>();
 
   async function relay(req: IncomingMessage, socket: Duplex, head: Buffer, sessionId: string, token: string | null): Promise<void> {
+    const { WebSocket, wss } = await loadWs();
     // The token (part of the URL) is never logged: only the session id is.
     if (!(token !== null && tokens.consume(token, sessionId))) {
       const refusal = await refuseUpgrade(app, req);
@@ -88,7 +93,7 @@ export function attachDevtoolsRelay(options: RelayOptions): () => void {
     server.off('upgrade', onUpgrade);
     for (const socket of live) socket.terminate();
     live.clear();
-    wss.close();
+    void ws?.then(({ wss }) => wss.close());
   };
 }
 
@@ -100,7 +105,7 @@ function pipe(client: WebSocket, upstream: WebSocket, context: CheckContext, log
   upstream.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
     // Noted before the client hears of the session, so its first message to it is already judged.
     noteSessions(data as Buffer, context.internalSessions);
-    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+    if (client.readyState === client.OPEN) client.send(data, { binary: isBinary });
   });
   let queue = Promise.resolve();
   let refused = 0;
@@ -110,10 +115,10 @@ function pipe(client: WebSocket, upstream: WebSocket, context: CheckContext, log
     queue = queue.then(async () => {
       const outcome = await filterMessage(data.toString(), context);
       if ('forward' in outcome) {
-        if (upstream.readyState === WebSocket.OPEN) upstream.send(outcome.forward);
+        if (upstream.readyState === upstream.OPEN) upstream.send(outcome.forward);
         return;
       }
-      if (client.readyState === WebSocket.OPEN) client.send(outcome.answer);
+      if (client.readyState === client.OPEN) client.send(outcome.answer);
       if (++refused <= LOGGED_REFUSALS) logger.warn({ method: outcome.method, reason: outcome.reason }, 'DevTools method refused');
     }).catch((error: unknown) => {
       logger.error({ err: error }, 'filtering a DevTools message failed; the connection ends');
@@ -126,8 +131,8 @@ function pipe(client: WebSocket, upstream: WebSocket, context: CheckContext, log
     ended = true;
     if (refused > LOGGED_REFUSALS) logger.warn({ refused }, 'DevTools methods refused on this connection');
     for (const side of [client, upstream]) {
-      if (side.readyState === WebSocket.OPEN) side.close(1000);
-      else if (side.readyState === WebSocket.CONNECTING) side.terminate();
+      if (side.readyState === side.OPEN) side.close(1000);
+      else if (side.readyState === side.CONNECTING) side.terminate();
     }
     // A peer that never answers the close handshake does not hold the socket open.
     setTimeout(() => { client.terminate(); upstream.terminate(); }, 2000).unref();

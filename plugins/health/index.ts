@@ -5,7 +5,9 @@ import { definePlugin } from '../../kernel/registry.js';
 const CHECK_TIMEOUT_MS = 2000;
 
 const HealthBody = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  // One enum rather than a union of literals: a union makes the response serializer compile an Ajv validator
+  // to choose a branch, the first answer's largest cost.
+  status: Type.Enum(['ok', 'degraded'], { type: 'string' }),
   uptime: Type.Number({ description: 'seconds since start' }),
   storage: Type.String(),
   storage_error: Type.Optional(Type.String()),
@@ -31,6 +33,10 @@ async function healthRoutes(app: FastifyInstance): Promise<void> {
   const { storage, startedAtMs } = app.services;
   app.get('/health', {
     config: { auth: 'public' },
+    // Probes ask for health first and often. Its body is built below with exactly the schema's fields, in its
+    // order, so JSON.stringify writes what the schema serializer would, without loading fast-json-stringify
+    // (tens of milliseconds) before the first healthy answer; the schema still documents the answer.
+    serializerCompiler: () => (data) => JSON.stringify(data),
     schema: {
       tags: ['health'],
       operationId: 'getHealth',

@@ -1,24 +1,18 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { definePlugin } from '../../kernel/registry.js';
 import { errorCatalogue } from '../../kernel/errors.js';
 import { componentSchemas } from './component-refs.js';
+import { DOCS_PREFIX, lazyDocsUi } from './docs-ui.js';
+import { lazyDocument } from './lazy-document.js';
 import { describeOperation } from './operation.js';
 
 const errorCodes = () => errorCatalogue().map((e) => `| ${e.statusCode} | \`${e.code}\` |`).join('\n');
 
-/**
- * Collects every route's schema into an OpenAPI 3.1 document (`/api/openapi.json`) and serves a
- * browsable reference at `/api/docs`. Registered first so it sees every later route. Each operation gets its
- * operationId, responses and error codes from operation.ts; the named record schemas become components.
- */
-async function openapi(app: FastifyInstance): Promise<void> {
-  // Read by @fastify/swagger when it first builds the document; filled by the first request for it (below), so
-  // start-up does not pay for a document nobody may ask for.
-  const schemas: Record<string, object> = {};
-  await app.register(swagger, {
+/** @fastify/swagger's options, made when the document is first built. */
+function documentOptions(): FastifyDynamicSwaggerOptions {
+  return {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -32,22 +26,31 @@ async function openapi(app: FastifyInstance): Promise<void> {
           bearer: { type: 'http', scheme: 'bearer' },
           session: { type: 'apiKey', in: 'cookie', name: 'taskloom_session' },
         },
-        schemas,
+        schemas: componentSchemas() as never,
       },
     },
     transform: ({ schema, url, route }) => {
       const described = describeOperation({ schema, url, route });
       return { schema: described.schema as typeof schema, url: described.url };
     },
-  });
+  };
+}
 
+/**
+ * Collects every route's schema into an OpenAPI 3.1 document (`/api/openapi.json`) and serves a
+ * browsable reference at `/api/docs`. Registered first so it sees every later route. Each operation gets its
+ * operationId, responses and error codes from operation.ts; the named record schemas become components.
+ * Start-up only records the routes: the document and the reference are built on their first request.
+ */
+async function openapi(app: FastifyInstance): Promise<void> {
+  const document = lazyDocument(app, documentOptions);
+  const serveDocs = lazyDocsUi(app.log, document);
   await app.register(async (docs) => {
     docs.defaultAuthPolicy = 'public';
-    docs.addHook('onRequest', async () => {
-      if (Object.keys(schemas).length === 0) Object.assign(schemas, componentSchemas());
-    });
-    docs.get('/api/openapi.json', { schema: { hide: true } }, async () => docs.swagger());
-    await docs.register(swaggerUi, { routePrefix: '/api/docs' });
+    const schema = { hide: true };
+    docs.get('/api/openapi.json', { schema }, async () => (await document())());
+    docs.get(DOCS_PREFIX, { schema }, serveDocs);
+    docs.get(`${DOCS_PREFIX}/*`, { schema }, serveDocs);
   });
 }
 

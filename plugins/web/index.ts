@@ -2,9 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import { definePlugin } from '../../kernel/registry.js';
 import { IMMUTABLE, REVALIDATE, securityHeaders } from './headers.js';
+import { lazySendFile } from './lazy-send-file.js';
 import { notBuiltPage } from './not-built.js';
 
 /** web/dist next to the sources (tsx) or next to the compiled dist/ (npm start). */
@@ -44,11 +44,9 @@ export function createWebPlugin(options: WebOptions = {}) {
     app.defaultAuthPolicy = 'public';
     const root = path.resolve(options.distDir ?? findDistDir());
     const built = existsSync(path.join(root, 'index.html'));
-    if (built) {
-      await app.register(fastifyStatic, { root, serve: false, cacheControl: false, dotfiles: 'deny', index: false });
-    } else {
-      app.log.warn({ root }, 'the dashboard is not built: run npm run build:web');
-    }
+    // @fastify/static loads with the first file asked for.
+    const sendFile = lazySendFile(app.log, { root, cacheControl: false, dotfiles: 'deny', index: false });
+    if (!built) app.log.warn({ root }, 'the dashboard is not built: run npm run build:web');
 
     const serve = async (request: FastifyRequest, reply: FastifyReply, urlPath: string) => {
       const url = request.url.split('?')[0]!;
@@ -61,11 +59,11 @@ export function createWebPlugin(options: WebOptions = {}) {
       }
       const file = fileFor(root, urlPath);
       if (file && file !== 'index.html') {
-        return reply.header('cache-control', file.startsWith('assets/') ? IMMUTABLE : REVALIDATE).sendFile(file);
+        return sendFile(reply.header('cache-control', file.startsWith('assets/') ? IMMUTABLE : REVALIDATE), file);
       }
       // A missing asset must not turn into HTML a browser would try to run.
       if (/^assets\//.test(path.posix.normalize(urlPath))) return reply.callNotFound();
-      return reply.header('cache-control', REVALIDATE).sendFile('index.html');
+      return sendFile(reply.header('cache-control', REVALIDATE), 'index.html');
     };
 
     const config = { auth: 'public' as const };
