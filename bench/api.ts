@@ -15,7 +15,7 @@ import { LOAD, runLoad, type LoadResult } from './support/load.js';
 import { fmt, formatTable, verdict, type Row } from './support/report.js';
 
 // What `npm start` runs (the bench:api script builds it first).
-const MAIN = 'dist/kernel/main.js';
+const MAIN = 'dist/app/main.js';
 const BASELINE = 'bench/support/baseline-server.mjs';
 /** Per-request logging at `info` would measure pino, not the API; override with BENCH_LOG_LEVEL. */
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';

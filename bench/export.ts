@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   say(`  done in ${fmt.ms(await seed(dataDir))}`);
 
   const port = await freePort();
-  const proc = spawnNode('kernel/main.ts', port, {
+  const proc = spawnNode('app/main.ts', port, {
     PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', AUTH_DISABLED: 'true',
   }, 30_000);
   try {

@@ -21,7 +21,7 @@ import { machineUsage } from './support/cpu-usage.js';
 import { runBaseline } from './support/runs-baseline.js';
 import { benchTask, EXPECTED_DATA } from './support/runs-task.js';
 
-const MAIN = 'kernel/main.ts';
+const MAIN = 'app/main.ts';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const CONCURRENCY = 4;
 const WARMUPS = 3;

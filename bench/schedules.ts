@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../kernel/contracts/logger.js';
 import { loadConfig } from '../kernel/config.js';
-import { createService } from '../kernel/server.js';
+import { createService } from '../app/service.js';
 import { createSchedulesRuntime } from '../plugins/schedules/index.js';
 import { createBreeScheduler } from '../providers/scheduler/bree/index.js';
 import { openJsonStorage } from '../providers/storage/json/index.js';

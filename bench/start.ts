@@ -1,8 +1,8 @@
 /**
  * `npm run bench:start`: how long a restart takes to the first healthy answer, each figure the median of
  * interleaved runs next to a baseline measured in the same run:
- * - `npm start` on a built tree (target < 3 s), against `node dist/kernel/main.js`, which it ends up running;
- * - the built service, `node dist/kernel/main.js` (target < 600 ms), against a bare Fastify 5 server;
+ * - `npm start` on a built tree (target < 3 s), against `node dist/app/main.js`, which it ends up running;
+ * - the built service, `node dist/app/main.js` (target < 600 ms), against a bare Fastify 5 server;
  * - the CPU time the service spent until healthy (all its threads), which other load on the machine skews less
  *   than the wall clock, against the bare server's;
  * - the service's first answer with a response schema right after healthy (`GET /api/auth/check-setup`), which
@@ -20,7 +20,7 @@ import { freePort, makeTempDir, median, spawnNode, waitHealthy, type NodeChild }
 import { fmt, formatTable, verdict, type Row } from './support/report.js';
 
 const RUNS = Number(process.env.BENCH_STARTS ?? 7);
-const MAIN = 'dist/kernel/main.js';
+const MAIN = 'dist/app/main.js';
 const BASELINE = 'bench/support/baseline-server.mjs';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const POLL_MS = 10;

@@ -26,7 +26,7 @@ function bundleSize(): { raw: number; gzip: number } {
 
 const dataDir = makeTempDir('taskloom-bench-web-');
 const port = await freePort();
-const proc = spawnNode('dist/kernel/main.js', port, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+const proc = spawnNode('dist/app/main.js', port, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
 const browser = await chromium.launch({
   executablePath: detectChromium({}),
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],

@@ -1,13 +1,13 @@
-import './runtime-tuned.js';
 import { ConfigError, loadConfig } from './config.js';
-import { isEntryPoint } from './entry-point.js';
+import type { TaskloomModule } from './registry.js';
 
 /**
  * Start-up: config -> registry -> providers -> plugins -> listen; graceful shutdown on signals. Resolves once
- * listening; exits the process on a bad configuration and at shutdown. Runs when this file is the entry point
- * (`node dist/kernel/main.js`); `taskloom serve` imports and calls it.
+ * listening; exits the process on a bad configuration and at shutdown. The kernel names no module: a composition
+ * root (app/main.ts) hands it `modules` (loaded after the configuration, so after the runtime tuning), and
+ * TASKLOOM_MODULES adds third-party ones.
  */
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function main(modules: () => Promise<TaskloomModule>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config;
   try {
     config = loadConfig(env);
@@ -19,8 +19,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     throw error;
   }
   // Loaded here, after the runtime tuning of ./runtime-tuned.js holds: loading is most of start-up's allocation.
-  const { createService } = await import('./server.js');
-  const service = await createService(config);
+  const [{ createService }, { Registry }] = await Promise.all([import('./server.js'), import('./registry.js')]);
+  const registry = new Registry();
+  registry.addModule(await modules());
+  await registry.load(config.modules);
+  const service = await createService(config, { registry });
   const { app } = service;
   let stopping = false;
   const stop = (signal: string) => {
@@ -50,5 +53,3 @@ export function reportStartFailure(error: unknown): never {
   process.stderr.write(`taskloom failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-
-if (isEntryPoint(import.meta.url)) main().catch(reportStartFailure);

@@ -10,7 +10,7 @@ import { createInstance } from './instance.js';
 import { createLogger } from './logger.js';
 import { createMetrics, httpMetrics } from './metrics/index.js';
 import { createOutboundClient, createOutboundGuard, type OutboundGuardOptions } from './outbound/index.js';
-import { Registry } from './registry.js';
+import type { Registry } from './registry.js';
 import { openSecretStorage } from './secrets/open-secret-storage.js';
 import type { KernelServices } from './services.js';
 import { errorBody } from './http/error-body.js';
@@ -23,12 +23,6 @@ import { schemaController } from './http/schema-compilers.js';
 import lazyValidation from './http/validator.js';
 import './http/types.js';
 
-/** The built-in modules, found next to the kernel; third-party ones come from `config.modules`. */
-const BUILT_IN_MODULES = [
-  new URL('../providers/index.js', import.meta.url).href,
-  new URL('../plugins/index.js', import.meta.url).href,
-];
-
 export interface Service {
   app: FastifyInstance;
   services: KernelServices;
@@ -37,8 +31,8 @@ export interface Service {
 }
 
 export interface CreateServiceOptions {
-  /** Use this registry instead of loading the built-in and configured modules (tests). */
-  registry?: Registry;
+  /** The providers and plugins to build the service from (a composition root fills it: app/service.ts). */
+  registry: Registry;
   /** Name resolution and extra allowed addresses for the outbound guard (tests reach local pages with the rule on). */
   outbound?: Pick<OutboundGuardOptions, 'lookup' | 'allowAddress'>;
 }
@@ -46,10 +40,9 @@ export interface CreateServiceOptions {
 const BODY_LIMIT = 5 * 1024 * 1024;
 
 /** config -> registry -> providers -> plugins. Does not listen. */
-export async function createService(config: KernelConfig, options: CreateServiceOptions = {}): Promise<Service> {
+export async function createService(config: KernelConfig, options: CreateServiceOptions): Promise<Service> {
   const logger = createLogger(config);
-  const registry = options.registry ?? new Registry();
-  if (!options.registry) await registry.load([...BUILT_IN_MODULES, ...config.modules]);
+  const { registry } = options;
 
   const shutdown = new AbortController();
   const guard = createOutboundGuard({ ...options.outbound, allowPrivateNetworks: config.allowPrivateNetworks });

@@ -12,7 +12,7 @@ export function buildService(): string {
   fs.rmSync(outDir, { recursive: true, force: true });
   const tsc = path.resolve('node_modules/typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir], { encoding: 'utf8' });
-  const main = path.join(outDir, 'kernel/main.js');
+  const main = path.join(outDir, 'app/main.js');
   if (!fs.existsSync(main)) throw new Error(`building the service failed:\n${result.stdout}${result.stderr}`);
   return main;
 }

@@ -22,8 +22,8 @@ Options:
     if (values.host !== undefined) env.HOST = values.host;
     if (values['data-dir'] !== undefined) env.DATA_DIR = values['data-dir'];
     // Loaded here, not at the top: the other commands should not pay for loading the service.
-    const { main, reportStartFailure } = await import('../../kernel/main.js');
-    await main(env).catch(reportStartFailure);
+    const { serve, reportStartFailure } = await import('../../app/main.js');
+    await serve(env).catch(reportStartFailure);
     return ExitCode.ok; // listening: the process lives on until a signal stops it
   },
 };

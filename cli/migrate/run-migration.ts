@@ -7,15 +7,13 @@ import type { ProviderContext } from '../../kernel/contracts/provider.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../kernel/instance-lease.js';
 import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
-import { Registry } from '../../kernel/registry.js';
 import { MIGRATED_STORES, MigrationError, migrateStore, type MigrationReport, type TargetPolicy } from '../../kernel/storage-migration.js';
 import type { CliIo } from '../command.js';
+import { builtInRegistry } from '../../app/service.js';
 import { ExitCode } from '../exit-codes.js';
 import { CliFailure, UsageError } from '../failure.js';
 import { formatDuration, formatTable } from '../table.js';
 
-/** The built-in providers, found as kernel/server.ts finds them; third-party ones come from TASKLOOM_MODULES. */
-const BUILT_IN_PROVIDERS = new URL('../../providers/index.js', import.meta.url).href;
 
 /** `taskloom migrate` once its options are read: the configurations, a check of the source, then the copy. */
 export async function runMigration(
@@ -52,8 +50,7 @@ function configs(env: NodeJS.ProcessEnv, to: 'postgres' | 'mongodb', values: Rec
 }
 
 async function migrate(io: CliIo, source: KernelConfig, destination: KernelConfig, target: TargetPolicy, pageSize?: number): Promise<number> {
-  const registry = new Registry();
-  await registry.load([BUILT_IN_PROVIDERS, ...source.modules]);
+  const registry = await builtInRegistry(source.modules);
   const stop = new AbortController();
   const guard = createOutboundGuard({ allowPrivateNetworks: source.allowPrivateNetworks });
   const outbound = { guard, client: createOutboundClient(guard) };

@@ -5,16 +5,14 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../kernel/instance-lease.js';
 import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
-import { Registry } from '../../kernel/registry.js';
 import { KEY_FILE } from '../../kernel/secrets/key-files.js';
 import { rotateSecrets } from '../../kernel/secrets/rotate.js';
 import { SecretsError } from '../../kernel/secrets/secrets-error.js';
 import type { CliIo } from '../command.js';
+import { builtInRegistry } from '../../app/service.js';
 import { ExitCode } from '../exit-codes.js';
 import { CliFailure, UsageError } from '../failure.js';
 
-/** The built-in providers, found as kernel/server.ts finds them; third-party ones come from TASKLOOM_MODULES. */
-const BUILT_IN_PROVIDERS = new URL('../../providers/index.js', import.meta.url).href;
 
 /** `taskloom secrets rotate` once its options are read: the service's configuration, the store, the rotation. */
 export async function runRotation(io: CliIo, dataDir: string | undefined): Promise<number> {
@@ -28,8 +26,7 @@ export async function runRotation(io: CliIo, dataDir: string | undefined): Promi
   if (config.storage === 'json' && !existsSync(path.join(config.dataDir, 'store'))) {
     throw new UsageError(`no JSON store in ${config.dataDir}: pass --data-dir or set DATA_DIR (and STORAGE for a database)`);
   }
-  const registry = new Registry();
-  await registry.load([BUILT_IN_PROVIDERS, ...config.modules]);
+  const registry = await builtInRegistry(config.modules);
   const guard = createOutboundGuard({ allowPrivateNetworks: config.allowPrivateNetworks });
   const outbound = { guard, client: createOutboundClient(guard) };
   const stop = new AbortController();

@@ -6,9 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../kernel/config.js';
 import { Registry } from '../../kernel/registry.js';
 import { createService, type Service } from '../../kernel/server.js';
-import { plugins } from '../../plugins/index.js';
+import { plugins, providers } from '../../app/built-ins.js';
 import { createWebPlugin } from '../../plugins/web/index.js';
-import { providers } from '../../providers/index.js';
 import { dashboardSkipReason } from '../support/dashboard.js';
 import { makeTempDir, request, setupAdmin, startService, type TestService } from '../support/service.js';
 

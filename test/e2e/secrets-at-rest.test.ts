@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../kernel/config.js';
-import { createService } from '../../kernel/server.js';
+import { createService } from '../../app/service.js';
 import { generateSecretKey, formatSecretKey } from '../../kernel/secrets/secret-key.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
 import { startBaserowStandIn } from '../stand-ins/baserow.js';
@@ -14,7 +14,7 @@ import { makeCredential } from '../contracts/storage/harness.js';
 import { PLANTED, assertSecretsServe, foundIn, plantSecrets, readTree, storedSessionSecret } from '../support/planted-secrets.js';
 import { ADMIN, makeTempDir, request, startService } from '../support/service.js';
 
-const MAIN = path.resolve('kernel/main.ts');
+const MAIN = path.resolve('app/main.ts');
 const modeOf = async (file: string) => ((await fs.stat(file)).mode & 0o777).toString(8);
 
 /** `taskloom` started as a process that must exit at once; its exit code and stderr. */

@@ -9,8 +9,7 @@ import fp from 'fastify-plugin';
 import type { FastifySchema } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { Registry } from '../../kernel/registry.js';
-import { plugins } from '../../plugins/index.js';
-import { providers } from '../../providers/index.js';
+import { plugins, providers } from '../../app/built-ins.js';
 import { startService } from '../support/service.js';
 
 const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));

@@ -7,7 +7,7 @@ import { Registry } from '../../kernel/registry.js';
 import type { KernelServices } from '../../kernel/services.js';
 import { planAttempts, readAiSettings, type SlotBinding } from '../../plugins/ai/plan.js';
 import { baseUrlOf, createSlotBindings, GEMINI_OPENAI_BASE_URL } from '../../plugins/ai/slots.js';
-import { providers } from '../../providers/index.js';
+import { providers } from '../../app/built-ins.js';
 import { outboundFor, recordingLogger } from '../providers/ai/harness.js';
 
 const config = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: '/nonexistent', LOG_LEVEL: 'silent', ...env });

@@ -6,9 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { defineProvider } from '../../kernel/contracts/provider.js';
 import { Registry } from '../../kernel/registry.js';
 import { LOGIN_LIMITS } from '../../plugins/auth/login-guard.js';
-import { plugins } from '../../plugins/index.js';
+import { plugins, providers } from '../../app/built-ins.js';
 import { localAuth } from '../../providers/auth/local/index.js';
-import { providers } from '../../providers/index.js';
 import { ADMIN, setupAdmin, startService, type TestService } from '../support/service.js';
 
 /** The built-in modules, with the local auth provider's password checks counted. */

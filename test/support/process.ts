@@ -10,7 +10,7 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-const MAIN = path.resolve('kernel/main.ts');
+const MAIN = path.resolve('app/main.ts');
 
 /** Runs `taskloom` as its own process (as `npm start` does) and waits until it listens. */
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {

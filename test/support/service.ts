@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../kernel/config.js';
-import { createService, type CreateServiceOptions, type Service } from '../../kernel/server.js';
+import { createService, type Service } from '../../app/service.js';
+import type { CreateServiceOptions } from '../../kernel/server.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -36,7 +37,7 @@ export async function makeTempDir(prefix = 'taskloom-test-'): Promise<string> {
 export async function startService(
   env: Record<string, string> = {},
   dataDir?: string,
-  options: CreateServiceOptions = {},
+  options: Partial<CreateServiceOptions> = {},
 ): Promise<TestService> {
   const dir = dataDir ?? (await makeTempDir());
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' });

@@ -4,7 +4,7 @@ import { loadConfig } from '../../../kernel/config.js';
 import { Errors } from '../../../kernel/errors.js';
 import { createOutboundClient, createOutboundGuard } from '../../../kernel/outbound/index.js';
 import { Registry } from '../../../kernel/registry.js';
-import { providers } from '../../../providers/index.js';
+import { providers } from '../../../app/built-ins.js';
 import { createTablestoreTarget, tablestoreOutput } from '../../../providers/output/tablestore/index.js';
 import { statusError } from '../../../providers/output/tablestore/upstream-error.js';
 import { createRecordingLogger, outputContract, upstreamError, type OutputFixtureOptions } from '../../contracts/output.contract.js';

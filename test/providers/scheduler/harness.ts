@@ -9,8 +9,7 @@ import { loadConfig } from '../../../kernel/config.js';
 import { Errors } from '../../../kernel/errors.js';
 import { definePlugin, Registry } from '../../../kernel/registry.js';
 import { createService } from '../../../kernel/server.js';
-import { plugins } from '../../../plugins/index.js';
-import { providers } from '../../../providers/index.js';
+import { plugins, providers } from '../../../app/built-ins.js';
 import { makeTempDir, request, type RequestOptions, type TestService } from '../../support/service.js';
 
 export interface RecordingRuns extends TaskRuns {

@@ -1,0 +1,54 @@
+import type { PluginDefinition, TaskloomModule } from '../kernel/registry.js';
+import type { ProviderDefinition } from '../kernel/contracts/provider.js';
+import { anthropicAi } from '../providers/ai/anthropic/index.js';
+import { ollamaAi } from '../providers/ai/ollama/index.js';
+import { openAiCompatibleAi } from '../providers/ai/openai-compatible/index.js';
+import { localAuth } from '../providers/auth/local/index.js';
+import { playwrightBrowser } from '../providers/browser/playwright/index.js';
+import { puppeteerBrowser } from '../providers/browser/puppeteer/index.js';
+import { tablestoreOutput } from '../providers/output/tablestore/index.js';
+import { breeScheduler } from '../providers/scheduler/bree/index.js';
+import { jsonStorage } from '../providers/storage/json/index.js';
+import { mongodbStorage } from '../providers/storage/mongodb/index.js';
+import { postgresStorage } from '../providers/storage/postgres/index.js';
+import { aiPlugin } from '../plugins/ai/index.js';
+import { authPlugin } from '../plugins/auth/index.js';
+import { browserSessionsPlugin } from '../plugins/browser-sessions/index.js';
+import { credentialsPlugin } from '../plugins/credentials/index.js';
+import { dataPlugin } from '../plugins/data/index.js';
+import { executionsPlugin } from '../plugins/executions/index.js';
+import { headfulPlugin } from '../plugins/headful/index.js';
+import { healthPlugin } from '../plugins/health/index.js';
+import { inspectorPlugin } from '../plugins/inspector/index.js';
+import { metricsPlugin } from '../plugins/metrics/index.js';
+import { openapiPlugin } from '../plugins/openapi/index.js';
+import { portabilityPlugin } from '../plugins/portability/index.js';
+import { retentionPlugin } from '../plugins/retention/index.js';
+import { runsPlugin } from '../plugins/runs/index.js';
+import { schedulesPlugin } from '../plugins/schedules/index.js';
+import { settingsPlugin } from '../plugins/settings/index.js';
+import { tasksPlugin } from '../plugins/tasks/index.js';
+import { webPlugin } from '../plugins/web/index.js';
+
+/**
+ * The providers that ship with taskloom: the choices of each capability (STORAGE, BROWSER_ENGINE, ...). Third
+ * parties add theirs through TASKLOOM_MODULES, and are loaded exactly as these are.
+ */
+export const providers: ProviderDefinition[] = [
+  jsonStorage, postgresStorage, mongodbStorage,
+  localAuth,
+  playwrightBrowser, puppeteerBrowser,
+  openAiCompatibleAi, anthropicAi, ollamaAi,
+  tablestoreOutput,
+  breeScheduler,
+];
+
+/** The HTTP plugins that ship with taskloom, mounted in this order (OpenAPI first, to see every route). */
+export const plugins: PluginDefinition[] = [
+  openapiPlugin, healthPlugin, metricsPlugin, authPlugin, tasksPlugin, settingsPlugin, credentialsPlugin, dataPlugin,
+  executionsPlugin, retentionPlugin, runsPlugin, aiPlugin, webPlugin, headfulPlugin, browserSessionsPlugin, inspectorPlugin,
+  schedulesPlugin, portabilityPlugin,
+];
+
+/** The service as it ships: one module holding every built-in provider and plugin. */
+export const builtIns: TaskloomModule = { providers, plugins };
