@@ -1,4 +1,4 @@
-import type { TargetPolicy } from '../../kernel/storage-migration.js';
+import type { TargetPolicy } from '../migrate/storage-migration.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { UsageError } from '../failure.js';

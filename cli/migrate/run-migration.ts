@@ -7,7 +7,7 @@ import type { ProviderContext } from '../../kernel/contracts/provider.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../kernel/instance-lease.js';
 import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
-import { MIGRATED_STORES, MigrationError, migrateStore, type MigrationReport, type TargetPolicy } from '../../kernel/storage-migration.js';
+import { MIGRATED_STORES, MigrationError, migrateStore, type MigrationReport, type TargetPolicy } from './storage-migration.js';
 import type { CliIo } from '../command.js';
 import { builtInRegistry } from '../../app/service.js';
 import { ExitCode } from '../exit-codes.js';

@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import type * as avroTypes from 'avsc';
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
-import { avroSchemas, executionToAvro, SCHEMA_VERSION_METADATA } from '../../kernel/formats/avro/index.js';
+import { avroSchemas, executionToAvro, SCHEMA_VERSION_METADATA } from './avro/index.js';
 import { CSV_COLUMNS, csvRow } from './csv-columns.js';
 import type { ExportFormatName } from './schemas.js';
 

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { command } from '../../cli/commands/migrate.js';
 import { CliFailure } from '../../cli/failure.js';
-import { migrateStore } from '../../kernel/storage-migration.js';
+import { migrateStore } from '../../cli/migrate/storage-migration.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
 import { openPostgresStorage } from '../../providers/storage/postgres/postgres-storage.js';
 import { chromiumOrSkip } from '../contracts/browser.contract.js';

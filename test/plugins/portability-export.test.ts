@@ -6,7 +6,7 @@ import avro from 'avsc';
 import { parse } from 'csv-parse/sync';
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
 import { Errors } from '../../kernel/errors.js';
-import { executionFromAvro, SCHEMA_VERSION_METADATA, type ExecutionAvro } from '../../kernel/formats/avro/index.js';
+import { executionFromAvro, SCHEMA_VERSION_METADATA, type ExecutionAvro } from '../../plugins/portability/avro/index.js';
 import { makeTempDir, setupAdmin, startService, type TestService } from '../support/service.js';
 
 const T0 = Date.UTC(2025, 0, 1);

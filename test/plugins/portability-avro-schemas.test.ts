@@ -7,7 +7,7 @@ import avro from 'avsc';
 import type { ExecutionRecord, TaskRecord } from '../../kernel/contracts/records.js';
 import {
   avroSchemas, executionFromAvro, executionToAvro, taskFromAvro, taskToAvro, type SchemaHistory,
-} from '../../kernel/formats/avro/index.js';
+} from '../../plugins/portability/avro/index.js';
 import { makeTempDir } from '../support/service.js';
 
 const typeOf = (schema: object) => avro.Type.forSchema(schema as avro.Schema);

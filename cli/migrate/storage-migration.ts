@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ExecutionRecord } from './contracts/records.js';
-import type { DocumentStore, StorageProvider } from './contracts/storage.js';
+import type { ExecutionRecord } from '../../kernel/contracts/records.js';
+import type { DocumentStore, StorageProvider } from '../../kernel/contracts/storage.js';
 
 /** What `migrateStore` copies, in this order (claims are not copied: they only live until their fire is over). */
 export const MIGRATED_STORES = ['users', 'sessions', 'settings', 'tasks', 'credentials', 'executions'] as const;

@@ -1,4 +1,4 @@
-import type { Action, Schedule, TaskRecord, TaskVersion } from '../../contracts/records.js';
+import type { Action, Schedule, TaskRecord, TaskVersion } from '../../../kernel/contracts/records.js';
 import {
   assignPresent, boolOrNull, doubleOrNull, extraJson, intOrNull, jsonOrNull, longOrNull, parseObject, text, textOrNull,
 } from './json-text.js';

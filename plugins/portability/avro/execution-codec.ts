@@ -1,4 +1,4 @@
-import type { ExecutionLogLine, ExecutionRecord, ExecutionResult } from '../../contracts/records.js';
+import type { ExecutionLogLine, ExecutionRecord, ExecutionResult } from '../../../kernel/contracts/records.js';
 import {
   assignPresent, extraJson, intOrNull, jsonOrNull, longOrNull, parseObject, text, textOrNull,
 } from './json-text.js';
