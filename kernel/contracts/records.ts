@@ -1,146 +1,294 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import {
+  ACTION_TYPES, CAPTURE_TYPES, EXECUTION_STATUSES, EXECUTION_TRIGGERS, LOG_LEVELS, MASK, MAX_ACTIONS, MAX_VERSIONS,
+  SCHEDULE_FREQUENCIES, TASK_MODES,
+} from './record-values.js';
+
 /**
- * The records every capability passes around. Types only: no behaviour lives here.
+ * The records every capability passes around, each one TypeBox schema with its type derived from it: the API
+ * validates and answers with them (request bodies are derived from them), the task bundle carries them, and the
+ * dashboard and the CLI import their types. No behaviour lives here.
  * Timestamps are ISO 8601 strings unless the name ends in `Ms` (epoch or duration milliseconds).
  */
 
-/** A dashboard account. `passwordHash` never leaves the auth and storage layers. */
-export interface UserRecord {
-  id: string;
-  name: string;
-  email: string;
-  passwordHash: string;
-  createdAt: string;
+export * from './record-values.js';
+
+/**
+ * The keyword naming a record as a shared component of the OpenAPI document (kernel/http/named-schema.ts). An `x-`
+ * keyword, which validation and serialisation ignore; set when the record is made, so that copies made from it
+ * (`Type.Optional`) carry it too.
+ */
+export const SCHEMA_NAME = 'x-schema-name';
+
+function named<T extends TSchema>(name: string, schema: T): T {
+  (schema as Record<string, unknown>)[SCHEMA_NAME] = name;
+  return schema;
 }
 
-/** A server-side login session. `id` is a hash of the cookie token, never the token itself. */
-export interface SessionRecord {
-  id: string;
-  userId: string;
-  createdAt: string;
-  /** Epoch milliseconds after which the session is void. */
-  expiresAtMs: number;
-}
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * One of `values` when written through the API, typed as any string: a store may hold a value this version does not
+ * know (written by an older or newer service), and readers must expect it.
+ */
+const OneOf = (values: readonly string[], options: Record<string, unknown> = {}) => Type.Unsafe<string>(Type.Enum([...values], options));
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+const DateTime = Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601' });
 
 /** One browser action of a task (decisions.md, "Actions"). */
-export interface Action {
-  id?: string;
-  type: string;
-  selector?: string;
-  value?: string;
-  key?: string;
-  varName?: string;
-  timeoutMs?: number;
-  disabled?: boolean;
-}
+export const Action = named('Action', Type.Object({
+  id: Type.Optional(Type.String({ maxLength: 200 })),
+  type: OneOf(ACTION_TYPES),
+  selector: Type.Optional(Type.String({ maxLength: 4000 })),
+  value: Type.Optional(Type.String({ maxLength: 200_000 })),
+  key: Type.Optional(Type.String({ maxLength: 100 })),
+  varName: Type.Optional(Type.String({ maxLength: 200 })),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
+  disabled: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false }));
+export type Action = Static<typeof Action>;
+export type ActionType = (typeof ACTION_TYPES)[number];
 
-/** A recurring schedule attached to a task. Read-only fields are maintained by the scheduler. */
-export interface Schedule {
-  enabled: boolean;
-  frequency?: 'interval' | 'hourly' | 'daily' | 'weekly' | 'monthly';
-  intervalMinutes?: number;
-  hour?: number;
-  minute?: number;
-  daysOfWeek?: number[];
-  dayOfMonth?: number;
-  cron?: string;
-  timezone?: string;
-  lastRun?: string | null;
-  lastRunStatus?: string | null;
-  lastRunDurationMs?: number | null;
-  nextRun?: number | null;
-}
+/** A recurring schedule attached to a task. The `lastRun*` and `nextRun` fields are maintained by the scheduler. */
+export const Schedule = named('Schedule', Type.Object({
+  enabled: Type.Boolean(),
+  frequency: Type.Optional(Type.Enum([...SCHEDULE_FREQUENCIES])),
+  intervalMinutes: Type.Optional(Type.Integer({ minimum: 1 })),
+  hour: Type.Optional(Type.Integer({ minimum: 0, maximum: 23 })),
+  minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 59 })),
+  daysOfWeek: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 6 }), { maxItems: 7 })),
+  dayOfMonth: Type.Optional(Type.Integer({ minimum: 1, maximum: 31 })),
+  cron: Type.Optional(Type.String({ maxLength: 200 })),
+  timezone: Type.Optional(Type.String({ maxLength: 100 })),
+  lastRun: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  lastRunStatus: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  lastRunDurationMs: Type.Optional(Nullable(Type.Number())),
+  nextRun: Type.Optional(Nullable(Type.Number())),
+}, { additionalProperties: false }));
+export type Schedule = Static<typeof Schedule>;
 
-/** A task as stored. Unknown top-level options are kept as they were sent. */
-export interface TaskRecord {
-  id: string;
-  name: string;
-  description?: string;
-  url: string;
-  mode: string;
-  actions: Action[];
-  variables?: Record<string, unknown>;
-  schedule?: Schedule;
-  createdAt: string;
-  updatedAt: string;
-  /** Newest first, at most 100. */
-  versions?: TaskVersion[];
-  [option: string]: unknown;
-}
+export const Viewport = Type.Object({
+  width: Type.Integer({ minimum: 1, maximum: 10_000 }),
+  height: Type.Integer({ minimum: 1, maximum: 10_000 }),
+}, { additionalProperties: false });
 
-/** A task without its history (`Omit` would lose the named fields to the index signature). */
-export type TaskSnapshot = { [K in keyof TaskRecord as K extends 'versions' ? never : K]: TaskRecord[K] };
+/** Where a task's extracted rows go: a table reached with a stored credential. */
+export const Output = Type.Object({
+  credentialId: Type.String({ minLength: 1, maxLength: 200 }),
+  tableId: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 0 })]),
+  onError: Type.Optional(Type.Enum(['ignore', 'fail'])),
+}, { additionalProperties: false });
+export type Output = Static<typeof Output>;
+
+// The task's fields in two groups. Serialisation writes the required fields first, then the optional ones, each
+// in the order given here: the order the answers have always had.
+const taskRequired = {
+  id: Id,
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'absolute http(s) URL; may hold {$name} placeholders' }),
+  mode: OneOf(TASK_MODES),
+  actions: Type.Array(Action, { maxItems: MAX_ACTIONS }),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+};
+const taskOptional = {
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  schedule: Type.Optional(Schedule),
+  extractionScript: Type.Optional(Type.String({ maxLength: 200_000 })),
+  rotateProxies: Type.Optional(Type.Boolean()),
+  proxyId: Type.Optional(Type.String({ maxLength: 200 })),
+  viewport: Type.Optional(Viewport),
+  userAgent: Type.Optional(Type.String({ maxLength: 1000 })),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000, description: 'whole run; default 120000' })),
+  output: Type.Optional(Output),
+  record: Type.Optional(Type.Boolean({ description: 'record a video of the run' })),
+};
+/** Unknown top-level options are kept as they were sent (the bundle of a newer service), up to this many fields. */
+const taskOpen = { additionalProperties: true, maxProperties: 64 };
+
+/** A task without its history (`GET /api/tasks`, version snapshots). */
+export const TaskSummary = named('TaskSummary', Type.Object({ ...taskRequired, ...taskOptional }, taskOpen));
 
 /** A snapshot of a task taken before it was overwritten or patched. */
-export interface TaskVersion {
-  id: string;
-  savedAt: string;
-  snapshot: TaskSnapshot;
-}
+export const TaskVersion = named('TaskVersion', Type.Object({
+  id: Id,
+  savedAt: DateTime,
+  // Kept and answered as stored: a snapshot is the task as it was then, checked by the rules of then.
+  snapshot: Type.Unsafe<TaskSnapshot>(Type.Record(Type.String(), Type.Unknown(), { description: 'the task as it was, without versions' })),
+}, { additionalProperties: false }));
 
-export type ExecutionStatus =
-  | 'queued'
-  | 'running'
-  | 'success'
-  | 'error'
-  | 'timeout'
-  | 'cancelled'
-  | 'interrupted';
+/** A task as stored, answered and exported, with its history (newest first) and schedule. */
+export const Task = named('Task', Type.Object({
+  ...taskRequired,
+  versions: Type.Optional(Type.Array(TaskVersion, { maxItems: MAX_VERSIONS, description: 'newest first' })),
+  ...taskOptional,
+}, taskOpen));
 
-export type ExecutionTrigger = 'api' | 'schedule' | 'dashboard';
+/** A task as stored; unknown top-level options are kept as they were sent. */
+export type TaskRecord = Static<typeof Task> & { [option: string]: unknown };
+/** A task without its history. */
+export type TaskSnapshot = Static<typeof TaskSummary> & { [option: string]: unknown };
+export type TaskVersion = Static<typeof TaskVersion>;
+/** A task being written (the dashboard's editor): the server's fields are not there yet. */
+export type TaskDraft = Omit<Static<typeof Task>, 'id' | 'createdAt' | 'updatedAt'>
+  & Partial<Pick<Static<typeof Task>, 'id' | 'createdAt' | 'updatedAt'>> & { [option: string]: unknown };
 
-export interface ExecutionLogLine {
-  at: string;
-  level: 'debug' | 'info' | 'warn' | 'error';
-  message: string;
-  actionIndex?: number;
-}
+const taskField = Task.properties;
+/** An entry of the light task list (`GET /api/tasks/list`). */
+export const TaskListEntry = Type.Object({
+  id: taskField.id,
+  name: taskField.name,
+  description: taskField.description,
+  url: taskField.url,
+  mode: taskField.mode,
+  updatedAt: taskField.updatedAt,
+  createdAt: taskField.createdAt,
+  actionCount: Type.Integer(),
+  schedule: taskField.schedule,
+});
+export type TaskListEntry = Static<typeof TaskListEntry>;
 
-export interface ExecutionResult {
-  data?: unknown;
-  finalUrl?: string;
-  title?: string;
-  captures?: string[];
-  error?: { message: string; actionIndex?: number };
-  [extra: string]: unknown;
-}
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
 
-/** One run of a task. */
-export interface ExecutionRecord {
-  executionId: string;
-  taskId: string;
-  taskName: string;
-  status: ExecutionStatus;
-  trigger: ExecutionTrigger;
-  startedAt: string;
-  finishedAt?: string;
-  durationMs: number;
+export const LogLine = named('LogLine', Type.Object({
+  at: Type.String(),
+  level: Type.Enum([...LOG_LEVELS]),
+  message: Type.String(),
+  actionIndex: Type.Optional(Type.Integer({ description: 'counts from 0' })),
+}, { additionalProperties: true }));
+export type ExecutionLogLine = Static<typeof LogLine>;
+
+/**
+ * What a run produced (decisions.md "Runs and executions"), as the run answer, the completion webhook and the
+ * stored execution all show it. Open, since `data` is whatever the task extracted.
+ */
+export const RunResult = named('RunResult', Type.Object({
+  data: Type.Optional(Type.Unknown()),
+  finalUrl: Type.Optional(Type.String()),
+  title: Type.Optional(Type.String()),
+  captures: Type.Optional(Type.Array(Type.String(), { description: 'capture names' })),
+  error: Type.Optional(Type.Object({
+    message: Type.String(),
+    actionIndex: Type.Optional(Type.Integer()),
+  }, { additionalProperties: true })),
+}, { additionalProperties: true }));
+export type ExecutionResult = Static<typeof RunResult> & { [extra: string]: unknown };
+
+/** One run of a task, with its logs and result; fields added later by the runner pass through. */
+export const Execution = named('Execution', Type.Object({
+  executionId: Type.String(),
+  taskId: Type.String(),
+  taskName: Type.String(),
+  status: Type.Enum([...EXECUTION_STATUSES]),
+  trigger: Type.Enum([...EXECUTION_TRIGGERS]),
+  startedAt: Type.String({ description: 'ISO 8601' }),
+  durationMs: Type.Number(),
+  finishedAt: Type.Optional(Type.String({ description: 'ISO 8601; absent while queued or running' })),
+  result: RunResult,
+  logs: Type.Array(LogLine),
+}, { additionalProperties: true }));
+
+/** One run of a task as stored. */
+export type ExecutionRecord = Static<typeof Execution> & {
   result: ExecutionResult;
-  logs: ExecutionLogLine[];
   /**
    * The instance (`INSTANCE_ID`) that queued and runs it, so recovery interrupts only the runs of instances
    * that stopped. Internal: not part of any API answer. Absent on records written before instances were named.
    */
   instanceId?: string;
   [extra: string]: unknown;
-}
+};
 
-/** The list-view subset of an execution: no logs, no result payload. */
-export interface ExecutionSummary {
-  executionId: string;
-  taskId: string;
-  taskName: string;
-  status: ExecutionStatus;
-  trigger: ExecutionTrigger;
-  startedAt: string;
-  durationMs: number;
-}
+const EXECUTION_SUMMARY_FIELDS = ['executionId', 'taskId', 'taskName', 'status', 'trigger', 'startedAt', 'durationMs'] as const;
+/** The list-view subset of an execution: no logs, no result payload (serialisation drops everything else). */
+export const ExecutionSummary = named('ExecutionSummary', Type.Object(
+  Type.Pick(Execution, EXECUTION_SUMMARY_FIELDS).properties,
+  { additionalProperties: false },
+));
+export type ExecutionSummary = Static<typeof ExecutionSummary>;
 
-/** An output-provider credential. `config` holds secrets (the token) and is masked by the HTTP layer. */
-export interface CredentialRecord {
-  id: string;
-  name: string;
-  provider: string;
-  config: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+/** What a run answers once it ended; also the body of the completion webhook. */
+export const RunAnswer = named('RunAnswer', Type.Object({
+  executionId: Execution.properties.executionId,
+  taskId: Execution.properties.taskId,
+  status: Type.String({ description: 'success | error | timeout | cancelled | interrupted' }),
+  durationMs: Execution.properties.durationMs,
+  result: RunResult,
+}));
+export type RunAnswer = Static<typeof RunAnswer>;
+
+/** A capture file of a run (screenshot or recording) as every endpoint describes it. */
+export const Capture = named('Capture', Type.Object({
+  name: Type.String({ description: '<executionId>_<n>.<png|jpg|webm>; the key for serving and deleting' }),
+  url: Type.String({ description: '/api/data/captures/<name>; needs authentication' }),
+  size: Type.Integer({ description: 'bytes' }),
+  modified: Type.String({ description: 'ISO 8601' }),
+  type: Type.Enum([...CAPTURE_TYPES]),
+  runId: Type.String({ description: 'the execution the capture belongs to' }),
+}));
+export type Capture = Static<typeof Capture>;
+export type CaptureType = (typeof CAPTURE_TYPES)[number];
+
+/**
+ * A user proxy (`px_` + random id). Stored with its password in clear (the runner hands it to the browser);
+ * answered with the password, when set, as the mask. The built-in `host` entry (no proxy) is never stored.
+ */
+export const Proxy = named('Proxy', Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+  server: Type.String({ minLength: 1, maxLength: 2048, description: 'http://, https:// or socks5:// host:port (credentials in it move to username and password)' }),
+  username: Type.Optional(Type.String({ maxLength: 500 })),
+  password: Type.Optional(Type.String({ maxLength: 1000, description: `answered as ${MASK}; sent back as ${MASK}, it keeps the stored password` })),
+  label: Type.Optional(Type.String({ maxLength: 200 })),
+  isRotatingPool: Type.Optional(Type.Boolean()),
+  estimatedPoolSize: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'informational: how many addresses the gateway rotates through' })),
+}));
+export type ProxyRecord = Static<typeof Proxy>;
+
+/** An output-provider credential: `config.token` is the secret (sealed at rest by the kernel). */
+export const CredentialRecord = Type.Object({
+  id: Id,
+  name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+  provider: Type.String({ minLength: 1, maxLength: 100, description: 'an output provider id, e.g. tablestore' }),
+  config: Type.Object({
+    baseUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL of the product; SSRF-checked' }),
+    token: Type.String({ minLength: 1, maxLength: 4096, description: `answered as ${MASK}; sent back as ${MASK}, it keeps the stored token` }),
+  }, { additionalProperties: false }),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+/** As stored: `config` is the output provider's, typed open (the API writes `baseUrl` and `token`). */
+export type CredentialRecord = Omit<Static<typeof CredentialRecord>, 'config'> & { config: Record<string, unknown> };
+
+/** A credential as answered: serialisation keeps only these fields and always writes the mask for the token. */
+export const Credential = named('Credential', Type.Object({
+  ...CredentialRecord.properties,
+  config: Type.Object({ baseUrl: CredentialRecord.properties.config.properties.baseUrl, token: Type.Literal(MASK) }),
+}));
+export type Credential = Static<typeof Credential>;
+
+/** A dashboard account. `passwordHash` never leaves the auth and storage layers. */
+export const UserRecord = Type.Object({
+  id: Id,
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Type.String({ format: 'email', maxLength: 320 }),
+  passwordHash: Type.String(),
+  createdAt: Type.String(),
+});
+export type UserRecord = Static<typeof UserRecord>;
+
+/** A user as answered. */
+export const User = Type.Object({
+  id: Type.Optional(UserRecord.properties.id),
+  ...Type.Pick(UserRecord, ['name', 'email']).properties,
+});
+export type User = Static<typeof User>;
+
+/** A server-side login session. `id` is a hash of the cookie token, never the token itself. */
+export const SessionRecord = Type.Object({
+  id: Type.String(),
+  userId: Type.String(),
+  createdAt: Type.String(),
+  expiresAtMs: Type.Number({ description: 'epoch milliseconds after which the session is void' }),
+});
+export type SessionRecord = Static<typeof SessionRecord>;

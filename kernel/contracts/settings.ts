@@ -3,24 +3,13 @@
  * plugins as `app.proxyRotation`. Types only. Secrets are read and written in clear (never masked here): only the
  * HTTP answers mask them. At rest the kernel seals them (kernel/secrets/secret-fields.ts lists the keys).
  */
+import type { ProxyRecord } from './records.js';
 
 /** `round-robin`: the pool in stored order, one after the other; `random`: any member, uniformly. */
 export type RotationMode = 'round-robin' | 'random';
 
-/** A user proxy as stored. The built-in `host` entry (no proxy) is never stored. */
-export interface ProxyEntry {
-  /** `px_` + random, assigned by the server. */
-  id: string;
-  /** `http:`, `https:` or `socks5:` origin, e.g. `socks5://proxy.example.com:1080`; no path, no credentials. */
-  server: string;
-  username?: string;
-  /** In clear: the runner hands it to the browser. */
-  password?: string;
-  label?: string;
-  isRotatingPool?: boolean;
-  /** Informational: how many addresses the gateway rotates through. */
-  estimatedPoolSize?: number;
-}
+/** A user proxy as stored: the proxy record (records.ts). The built-in `host` entry (no proxy) is never stored. */
+export type ProxyEntry = ProxyRecord;
 
 /** Settings key `settings.proxies`. */
 export interface StoredProxySettings {

@@ -1,16 +1,19 @@
 import type { TSchema } from 'typebox';
+import * as records from '../contracts/records.js';
+import { SCHEMA_NAME } from '../contracts/records.js';
 
 /**
  * The annotation that names a schema as a shared component of the OpenAPI document. It is an `x-` keyword, which
  * validation and serialisation ignore, rather than an `$id`: a schema keeps being used inline by every route (so
  * the validator needs no `$ref` support and responses serialise exactly as before), and it survives
  * `Type.Optional`, which copies the schema's keywords. The OpenAPI plugin turns each use into a `$ref`.
+ * The records (kernel/contracts/records.ts) carry their names from the start.
  */
-export const SCHEMA_NAME = 'x-schema-name';
+export { SCHEMA_NAME };
 
 const named = new Map<string, TSchema>();
 
-/** Names a record schema (Task, Execution, Error, ...) for the API description; returns the same schema. */
+/** Names a schema (Error, ...) for the API description; returns the same schema. */
 export function namedSchema<T extends TSchema>(name: string, schema: T): T {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new Error(`schema name ${name} must be PascalCase`);
   const existing = named.get(name);
@@ -18,6 +21,11 @@ export function namedSchema<T extends TSchema>(name: string, schema: T): T {
   (schema as Record<string, unknown>)[SCHEMA_NAME] = name;
   named.set(name, schema);
   return schema;
+}
+
+for (const value of Object.values(records)) {
+  const name = typeof value === 'object' && value !== null ? (value as unknown as Record<string, unknown>)[SCHEMA_NAME] : undefined;
+  if (typeof name === 'string') namedSchema(name, value as TSchema);
 }
 
 /** Every named schema, by name (the components of the OpenAPI document). */

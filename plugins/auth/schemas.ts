@@ -1,16 +1,17 @@
 import { Type } from 'typebox';
+import { User, UserRecord } from '../../kernel/contracts/records.js';
+
+// The user record (kernel/contracts/records.ts) is the one definition; `User` is its answer.
+export { User };
 
 export { ErrorBody } from '../../kernel/http/error-body.js';
 export const Success = Type.Object({ success: Type.Boolean() });
-
-export const User = Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), email: Type.String() });
 
 export const UserEnvelope = Type.Object({ user: User });
 export const SetupStatus = Type.Object({ setupRequired: Type.Boolean() });
 
 export const SetupBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  email: Type.String({ format: 'email', maxLength: 320 }),
+  ...Type.Pick(UserRecord, ['name', 'email']).properties,
   password: Type.String({ minLength: 8, maxLength: 1024 }),
 });
 

@@ -1,23 +1,10 @@
 // The decorator the data plugin adds for every scope, typed by declaration merging.
 
-/** `screenshot` for `png` and `jpg` files, `recording` for `webm` videos. */
-export type CaptureType = 'screenshot' | 'recording';
-export type CaptureExtension = 'png' | 'jpg' | 'webm';
+import type { Capture, CaptureType } from '../../kernel/contracts/records.js';
 
-/** A capture file as every endpoint describes it. */
-export interface Capture {
-  /** `<executionId>_<n>.<png|jpg|webm>`: the key for serving and deleting. */
-  name: string;
-  /** `/api/data/captures/<name>`, served to authenticated callers only. */
-  url: string;
-  /** Bytes. */
-  size: number;
-  /** ISO 8601 time of the last change. */
-  modified: string;
-  type: CaptureType;
-  /** The execution the capture belongs to. */
-  runId: string;
-}
+/** A capture file as every endpoint describes it: the record of kernel/contracts/records.ts. */
+export type { Capture, CaptureType };
+export type CaptureExtension = 'png' | 'jpg' | 'webm';
 
 export interface CaptureFilter {
   runId?: string;

@@ -1,16 +1,9 @@
 import { Type } from 'typebox';
-import { namedSchema } from '../../kernel/http/named-schema.js';
 import { CAPTURE_NAME_PATTERN, MAX_NAME_LENGTH } from './capture-names.js';
 import { COOKIE_MASK } from './cookie-service.js';
 
-export const Capture = namedSchema('Capture', Type.Object({
-  name: Type.String({ description: '<executionId>_<n>.<png|jpg|webm>; the key for serving and deleting' }),
-  url: Type.String({ description: '/api/data/captures/<name>; needs authentication' }),
-  size: Type.Integer({ description: 'bytes' }),
-  modified: Type.String({ description: 'ISO 8601' }),
-  type: Type.Enum(['screenshot', 'recording']),
-  runId: Type.String({ description: 'the execution the capture belongs to' }),
-}));
+// The capture record (kernel/contracts/records.ts) is the one definition.
+export { Capture } from '../../kernel/contracts/records.js';
 
 export const CaptureQuery = Type.Object({
   runId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only the captures of this execution' })),

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { namedSchema } from '../../kernel/http/named-schema.js';
-import { RunResult } from '../../kernel/http/run-result-schema.js';
+
+// The run answer is a view of the execution record (kernel/contracts/records.ts).
+export { RunAnswer } from '../../kernel/contracts/records.js';
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -13,16 +14,6 @@ export const RunBody = Type.Object({
   sessionId: Type.Optional(Type.String({ maxLength: 256, description: 'an open browser session to run in' })),
 }, { additionalProperties: false });
 export type RunBodyInput = Static<typeof RunBody>;
-
-
-/** The run result; also the body of the completion webhook. */
-export const RunAnswer = namedSchema('RunAnswer', Type.Object({
-  executionId: Type.String(),
-  taskId: Type.String(),
-  status: Type.String({ description: 'success | error | timeout | cancelled | interrupted' }),
-  durationMs: Type.Number(),
-  result: RunResult,
-}));
 
 /** The request header `POST /api/tasks/{id}/api` reads (RFC 7240). */
 export const RunHeaders = Type.Object({

@@ -1,5 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { namedSchema } from '../../kernel/http/named-schema.js';
+import { Proxy } from '../../kernel/contracts/records.js';
+
+// The proxy record (kernel/contracts/records.ts) is the one definition; the body is made from it.
+export { Proxy };
 
 export { ErrorBody } from '../../kernel/http/error-body.js';
 
@@ -10,19 +14,13 @@ export const THEMES = ['dark', 'light', 'solarized-light', 'solarized-dark'] as 
 /** Limits of the stored proxy list and of one request. */
 export const MAX_PROXIES = 1000;
 
-const ProxyId = Type.String({ minLength: 1, maxLength: 200 });
-
-const proxyFields = {
-  server: Type.String({ minLength: 1, maxLength: 2048, description: 'http://, https:// or socks5:// host:port (credentials in it move to username and password)' }),
-  username: Type.Optional(Type.String({ maxLength: 500 })),
-  password: Type.Optional(Type.String({ maxLength: 1000, description: '"********" keeps the stored password' })),
-  label: Type.Optional(Type.String({ maxLength: 200 })),
-  isRotatingPool: Type.Optional(Type.Boolean()),
-  estimatedPoolSize: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
-};
+const ProxyId = Proxy.properties.id;
 
 /** A Proxy without id. `id` is accepted (a client may send back what it read) and ignored. */
-export const ProxyBody = Type.Object({ id: Type.Optional(Type.String({ maxLength: 200 })), ...proxyFields }, { additionalProperties: false });
+export const ProxyBody = Type.Object({
+  id: Type.Optional(Type.String({ maxLength: 200 })),
+  ...Type.Omit(Proxy, ['id']).properties,
+}, { additionalProperties: false });
 export type ProxyInput = Static<typeof ProxyBody>;
 
 export const ProxyImportBody = Type.Object({
@@ -40,17 +38,6 @@ export const RotationBody = Type.Object({
 }, { additionalProperties: false });
 
 export const ProxyParams = Type.Object({ id: ProxyId });
-
-/** A proxy as answered: the password, when set, is always "********". */
-export const Proxy = namedSchema('Proxy', Type.Object({
-  id: Type.String(),
-  server: Type.String(),
-  username: Type.Optional(Type.String()),
-  password: Type.Optional(Type.String()),
-  label: Type.Optional(Type.String()),
-  isRotatingPool: Type.Optional(Type.Boolean()),
-  estimatedPoolSize: Type.Optional(Type.Integer()),
-}));
 
 export const ProxySettings = namedSchema('ProxySettings', Type.Object({
   proxies: Type.Array(Proxy, { description: 'always starts with the built-in entry `host` (no proxy)' }),

@@ -1,32 +1,19 @@
 import crypto from 'node:crypto';
 import { Errors } from '../../kernel/errors.js';
-import type { TaskRecord, TaskVersion } from '../../kernel/contracts/records.js';
+import { MAX_VERSIONS, type TaskListEntry, type TaskRecord, type TaskSnapshot, type TaskVersion } from '../../kernel/contracts/records.js';
 import type { TaskInput } from './schemas.js';
 
 // Pure helpers on task records: no storage, no HTTP.
 
-export const MAX_VERSIONS = 100;
+export { MAX_VERSIONS, type TaskListEntry };
 
 /** Top-level fields a client may send back but never sets. */
 export const SERVER_FIELDS = ['id', 'versions', 'createdAt', 'updatedAt'];
 
-/** `Omit` would drop the named fields of a type with an index signature; this keeps them. */
-type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
-export type TaskSummary = Without<TaskRecord, 'versions'>;
+/** A task without its history. */
+export type TaskSummary = TaskSnapshot;
 /** A task as answered: the history is always there, possibly empty. */
 export type FullTask = TaskRecord & { versions: TaskVersion[] };
-
-export interface TaskListEntry {
-  id: string;
-  name: string;
-  description?: string;
-  url: string;
-  mode: string;
-  updatedAt: string;
-  createdAt: string;
-  actionCount: number;
-  schedule?: TaskRecord['schedule'];
-}
 
 export const randomId = (prefix: string) => prefix + crypto.randomBytes(12).toString('base64url');
 export const now = () => new Date().toISOString();
