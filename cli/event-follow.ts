@@ -1,9 +1,10 @@
 import { createParser } from 'eventsource-parser';
 import type { ApiClient } from './api-client.js';
+import type { ExecutionStatus, LogLine } from './api-types.js';
 
 export type ExecutionEvent =
-  | { event: 'log'; data: { at: string; level: string; message: string; actionIndex?: number } }
-  | { event: 'status'; data: { status: string } }
+  | { event: 'log'; data: LogLine }
+  | { event: 'status'; data: { status: ExecutionStatus } }
   | { event: 'result'; data: unknown };
 
 /**

@@ -212,7 +212,8 @@ export type ExecutionSummary = Static<typeof ExecutionSummary>;
 export const RunAnswer = named('RunAnswer', Type.Object({
   executionId: Execution.properties.executionId,
   taskId: Execution.properties.taskId,
-  status: Type.String({ description: 'success | error | timeout | cancelled | interrupted' }),
+  // The status the execution ended with (typed as one, documented as the five it can be).
+  status: Type.Unsafe<ExecutionStatus>(Type.String({ description: 'success | error | timeout | cancelled | interrupted' })),
   durationMs: Execution.properties.durationMs,
   result: RunResult,
 }));

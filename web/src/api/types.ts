@@ -1,102 +1,30 @@
-/** The API's shapes as the dashboard reads them (spec and decisions.md). */
+/**
+ * The API's shapes as the dashboard reads them. The records are the service's own (kernel/contracts/records.ts),
+ * imported as types only: nothing of the kernel, and no TypeBox, reaches the bundle.
+ */
 
-export interface User { id?: string; name: string; email: string }
+import type { ProxyRecord } from '../../../kernel/contracts/records.js';
 
-// The task shapes are the kernel's own records (types only: nothing of the kernel reaches the bundle).
-export type { Action, Schedule } from '../../../kernel/contracts/records.js';
-import type { Action, Schedule } from '../../../kernel/contracts/records.js';
+export type {
+  Action, Capture, Credential, ExecutionStatus, Output as OutputTarget, RunAnswer, Schedule, TaskDraft as Task,
+  TaskListEntry, User, ExecutionLogLine as LogLine, ExecutionRecord as Execution, ExecutionResult as RunResult,
+} from '../../../kernel/contracts/records.js';
+import type { TaskDraft, TaskVersion as StoredVersion } from '../../../kernel/contracts/records.js';
 
-export interface OutputTarget { credentialId: string; tableId: string | number; onError?: 'ignore' | 'fail' }
+/** A version of a task, its snapshot read as the editor reads a task. */
+export type TaskVersion = Omit<StoredVersion, 'snapshot'> & { snapshot: TaskDraft };
 
-export interface Task {
-  id?: string;
-  name: string;
-  description?: string;
-  url: string;
-  mode: string;
-  actions: Action[];
-  variables?: Record<string, unknown>;
-  schedule?: Schedule;
-  extractionScript?: string;
-  rotateProxies?: boolean;
-  proxyId?: string;
-  viewport?: { width: number; height: number };
-  userAgent?: string;
-  timeoutMs?: number;
-  output?: OutputTarget;
-  record?: boolean;
-  createdAt?: string;
-  updatedAt?: string;
-  versions?: TaskVersion[];
-  [option: string]: unknown;
-}
+/** The value list itself (the types above are erased; this is the one value the dashboard needs at run time). */
+export { EXECUTION_STATUSES } from '../../../kernel/contracts/record-values.js';
 
-export interface TaskVersion { id: string; savedAt: string; snapshot: Task }
-
-export interface TaskListEntry {
-  id: string;
-  name: string;
-  description?: string;
-  url: string;
-  mode: string;
-  updatedAt: string;
-  createdAt: string;
-  actionCount: number;
-  schedule?: Schedule;
-}
-
-export const EXECUTION_STATUSES = ['queued', 'running', 'success', 'error', 'timeout', 'cancelled', 'interrupted'] as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-
-export interface LogLine { at: string; level: 'debug' | 'info' | 'warn' | 'error'; message: string; actionIndex?: number }
-
-export interface RunResult {
-  data?: unknown;
-  finalUrl?: string;
-  title?: string;
-  captures?: string[];
-  error?: { message: string; actionIndex?: number };
-}
-
-export interface Execution {
-  executionId: string;
-  taskId: string;
-  taskName: string;
-  status: ExecutionStatus;
-  trigger: 'api' | 'schedule' | 'dashboard';
-  startedAt: string;
-  finishedAt?: string;
-  durationMs: number;
-  result: RunResult;
-  logs: LogLine[];
-}
-
-export interface RunAnswer { executionId: string; taskId: string; status: ExecutionStatus; durationMs: number; result: RunResult }
-
-export interface Capture { name: string; url: string; size: number; modified: string; type: 'screenshot' | 'recording'; runId?: string }
-
-export interface Proxy {
-  id: string;
-  server: string;
-  username?: string;
-  password?: string;
-  label?: string;
-  isRotatingPool?: boolean;
-  estimatedPoolSize?: number;
-}
+/** A proxy as answered (the password, when set, is the mask). */
+export type Proxy = ProxyRecord;
 
 export interface ProxySettings {
   proxies: Proxy[];
   defaultProxyId: string;
   includeDefaultInRotation: boolean;
   rotationMode: 'round-robin' | 'random';
-}
-
-export interface Credential {
-  id: string;
-  name: string;
-  provider: string;
-  config: { baseUrl: string; token: string };
 }
 
 export interface Location { id: number; name: string }
