@@ -3,20 +3,17 @@
 // session lookup the route never needed. The other public routes that need no storage answer as well.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
+import { createProxiedTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
 import { setupAdmin, startService, type ApiResponse, type TestService } from '../support/service.js';
-import { createTcpProxy } from '../support/tcp-proxy.js';
 
 const skip = await postgresUnavailable();
 
 it('health with a session cookie while PostgreSQL is down: the degraded health body, not STORAGE_UNAVAILABLE', { skip, timeout: 60_000 }, async () => {
-  const db = await createTestDatabase('taskloom_health_cookie');
-  const target = new URL(db.url());
-  const proxy = createTcpProxy(target.hostname, Number(target.port || 5432));
-  await proxy.up();
+  const db = await createProxiedTestDatabase('taskloom_health_cookie');
+  const { proxy } = db;
   let svc: TestService | undefined;
   try {
-    svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.url(proxy.port) });
+    svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.proxiedUrl });
     const { cookie, apiKey } = await setupAdmin(svc);
     const up = await svc.request('GET', '/api/health', { cookie });
     assert.deepEqual([up.status, up.body.status], [200, 'ok'], up.text);
@@ -34,7 +31,6 @@ it('health with a session cookie while PostgreSQL is down: the degraded health b
     assert.deepEqual([me.status, me.body.error], [503, 'STORAGE_UNAVAILABLE'], me.text);
   } finally {
     await svc?.close();
-    await proxy.down();
-    await db.drop();
+    await db.close();
   }
 });

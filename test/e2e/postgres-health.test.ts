@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { it } from 'node:test';
-import { createTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
+import { createProxiedTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
-import { createTcpProxy } from '../support/tcp-proxy.js';
 
 const skip = await postgresUnavailable();
 
@@ -19,13 +18,11 @@ async function healthUntil(svc: TestService, status: number, timeoutMs: number) 
 }
 
 it('PostgreSQL health: 503 degraded with storage_error while the database is unreachable, 200 ok once it is back', { skip, timeout: 60_000 }, async () => {
-  const db = await createTestDatabase('taskloom_health');
-  const target = new URL(db.url());
-  const proxy = createTcpProxy(target.hostname, Number(target.port || 5432));
-  await proxy.up();
+  const db = await createProxiedTestDatabase('taskloom_health');
+  const { proxy } = db;
   let svc: TestService | undefined;
   try {
-    svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.url(proxy.port) });
+    svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.proxiedUrl });
     const { apiKey } = await setupAdmin(svc);
     const ok = await svc.request('GET', '/api/health');
     assert.deepEqual([ok.status, ok.body.status, ok.body.storage, 'storage_error' in ok.body], [200, 'ok', 'postgres', false]);
@@ -47,8 +44,7 @@ it('PostgreSQL health: 503 degraded with storage_error while the database is unr
     assert.equal(tasks.status, 200, 'the same process serves again, with the credentials kept in the database');
   } finally {
     await svc?.close();
-    await proxy.down();
-    await db.drop();
+    await db.close();
   }
 });
 
@@ -65,13 +61,11 @@ async function timedRequest(baseUrl: string, path: string, apiKey: string | unde
 }
 
 it('PostgreSQL black-holed three times (sockets open, no bytes): every request answers, and health is 200 within 10 s of the peer answering again', { skip, timeout: 240_000 }, async () => {
-  const db = await createTestDatabase('taskloom_blackhole');
-  const target = new URL(db.url());
-  const proxy = createTcpProxy(target.hostname, Number(target.port || 5432));
-  await proxy.up();
+  const db = await createProxiedTestDatabase('taskloom_blackhole');
+  const { proxy } = db;
   let svc: TestService | undefined;
   try {
-    svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.url(proxy.port) });
+    svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.proxiedUrl });
     const { apiKey } = await setupAdmin(svc);
     const baseUrl = svc.baseUrl;
     const during: Array<Promise<{ status: number; ms: number }>> = [];
@@ -116,7 +110,6 @@ it('PostgreSQL black-holed three times (sockets open, no bytes): every request a
     assert.ok(answers.every((a) => a.status === 200 || a.status === 503), `each answered 200 or 503: ${answers.map((a) => a.status).join(',')}`);
   } finally {
     await svc?.close();
-    await proxy.down();
-    await db.drop();
+    await db.close();
   }
 });

@@ -11,9 +11,8 @@ import { FINAL_RECORD_LIMITS } from '../../plugins/runs/final-records.js';
 import { createRunsPlugin } from '../../plugins/runs/index.js';
 import { chromiumOrSkip } from '../contracts/browser.contract.js';
 import { startPagesServer } from '../support/pages-server.js';
-import { createTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
+import { createProxiedTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
-import { createTcpProxy } from '../support/tcp-proxy.js';
 
 const chromium = chromiumOrSkip();
 const postgres = await postgresUnavailable();
@@ -63,14 +62,12 @@ function slowRetries(): Registry {
 describe('a run ending during a storage outage', { skip }, () => {
   it('streams its true end, cancel says it finished, and the stored record is the true one once the database is back', { timeout: 180_000 }, async () => {
     const pages = await startPagesServer();
-    const db = await createTestDatabase('taskloom_run_outage');
-    const target = new URL(db.url());
-    const proxy = createTcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.up();
+    const db = await createProxiedTestDatabase('taskloom_run_outage');
+    const { proxy } = db;
     const direct = new pg.Client({ connectionString: db.url() });
     let svc: TestService | undefined;
     try {
-      svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.url(proxy.port), ALLOW_PRIVATE_NETWORKS: 'true' }, undefined, { registry: slowRetries() });
+      svc = await startService({ STORAGE: 'postgres', DATABASE_URL: db.proxiedUrl, ALLOW_PRIVATE_NETWORKS: 'true' }, undefined, { registry: slowRetries() });
       const { apiKey } = await setupAdmin(svc);
       const api = (method: string, url: string, body?: unknown) => svc!.request(method, url, { apiKey, body });
       const task = await api('POST', '/api/tasks', {
@@ -129,8 +126,7 @@ describe('a run ending during a storage outage', { skip }, () => {
     } finally {
       await svc?.close();
       await direct.end().catch(() => undefined);
-      await proxy.down();
-      await db.drop();
+      await db.close();
       await pages.close();
     }
   });

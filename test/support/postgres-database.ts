@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /** The server the PostgreSQL tests use: TEST_DATABASE_URL, or the local one. */
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -48,5 +49,31 @@ export async function createTestDatabase(prefix = 'taskloom_test'): Promise<Test
       return url.toString();
     },
     drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+export interface ProxiedTestDatabase extends TestDatabase {
+  /** The TCP proxy in front of it, already up: `down()` cuts it, `blackhole()` keeps sockets open and silent. */
+  proxy: TcpProxy;
+  /** The URL through the proxy. */
+  proxiedUrl: string;
+  /** Takes the proxy down and drops the database. */
+  close(): Promise<void>;
+}
+
+/** A fresh database reached through a TCP proxy of its own, so a test can cut it off from the service. */
+export async function createProxiedTestDatabase(prefix: string): Promise<ProxiedTestDatabase> {
+  const db = await createTestDatabase(prefix);
+  const target = new URL(db.url());
+  const proxy = createTcpProxy(target.hostname, Number(target.port || 5432));
+  await proxy.up();
+  return {
+    ...db,
+    proxy,
+    proxiedUrl: db.url(proxy.port),
+    async close() {
+      await proxy.down();
+      await db.drop();
+    },
   };
 }
