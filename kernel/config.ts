@@ -3,14 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { SECRET_KEY_FORMAT, parseSecretKey } from './secrets/secret-key.js';
 
-/** The service configuration. The only place that reads `process.env`. */
+/**
+ * The service configuration. The only place that reads `process.env`: each provider (and plugin) declares the
+ * variables it reads (`configSchema`), checked by module-config.ts out of `variables`.
+ */
 export interface KernelConfig {
   port: number;
   host: string;
   dataDir: string;
-  storage: 'json' | 'postgres' | 'mongodb';
-  databaseUrl?: string;
-  mongodbUrl?: string;
+  /** STORAGE: the storage provider's id (default `json`); TASKLOOM_MODULES may add ids. */
+  storage: string;
+  /** AUTH_PROVIDER: the auth provider's id (default `local`). */
+  authProvider: string;
+  /** SCHEDULER: the scheduler provider's id (default `bree`). */
+  scheduler: string;
   /** INSTANCE_ID: names this instance among those sharing one database; undefined: generated at start. */
   instanceId?: string;
   allowPrivateNetworks: boolean;
@@ -21,13 +27,10 @@ export interface KernelConfig {
   secretsKey?: Buffer;
   /** SECRETS_KEY_PREVIOUS (comma-separated): keys that still open secrets sealed before a rotation. */
   previousSecretsKeys: Buffer[];
-  browserEngine: 'playwright' | 'puppeteer';
+  /** BROWSER_ENGINE: the browser provider's id (default `playwright`). */
+  browserEngine: string;
   browserExecutablePath?: string;
   browserWsEndpoint?: string;
-  /** BROWSER_USER: a user name or uid[:gid] a root service runs Chromium as (undefined: `nobody`); `root` keeps root. */
-  browserUser?: string;
-  /** ffmpeg used to encode run recordings; undefined: `ffmpeg` on the PATH. */
-  ffmpegPath?: string;
   maxConcurrentRuns: number;
   /**
    * RUN_MEMORY_LIMIT_MB: what one page may use (its JavaScript heap, and its renderer's private memory, checked by
@@ -56,7 +59,14 @@ export interface KernelConfig {
   allowedHosts: string[];
   /** Executions (and their captures) started more than this many days ago are pruned; 0 keeps them forever. */
   retentionDays: number;
+  /** Every variable as read (trimmed; an empty one is unset): modules get theirs from it through the kernel. */
+  variables: Readonly<Record<string, string>>;
 }
+
+/** The variable that chooses each capability's provider, as messages name it. */
+export const CHOICE_VARIABLES = {
+  storage: 'STORAGE', auth: 'AUTH_PROVIDER', browser: 'BROWSER_ENGINE', scheduler: 'SCHEDULER',
+} as const;
 
 /** A bad configuration value: the message is one line naming the variable. */
 export class ConfigError extends Error {
@@ -71,6 +81,13 @@ type Env = Record<string, string | undefined>;
 function text(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** A provider id: what a module registers under; whether one does is checked against the registry. */
+function providerId(env: Env, name: string, fallback: string): string {
+  const value = text(env, name) ?? fallback;
+  if (!/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(value)) throw new ConfigError(name, `is "${value}"; expected a provider id such as ${fallback}`);
+  return value;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -177,15 +194,6 @@ function allowedHosts(env: Env): string[] {
   return hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, ''));
 }
 
-/** A user name as useradd takes it, or numeric uid[:gid]; whether it exists is checked at launch. */
-function browserUser(env: Env): string | undefined {
-  const value = text(env, 'BROWSER_USER');
-  if (value !== undefined && !/^([a-z_][a-z0-9_-]{0,31}\$?|\d{1,10}(:\d{1,10})?)$/i.test(value)) {
-    throw new ConfigError('BROWSER_USER', `is "${value}"; expected a user name (e.g. nobody) or uid:gid`);
-  }
-  return value;
-}
-
 /** An empty page's renderer takes 20-40 MB: a lower limit would end every run. */
 export const MIN_RUN_MEMORY_MB = 128;
 
@@ -202,12 +210,21 @@ export function lowMemoryRequested(env: Env = process.env): boolean {
   return bool(env, 'LOW_MEMORY', false);
 }
 
+/** Every set variable, trimmed. */
+function variablesOf(env: Env): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const name of Object.keys(env)) {
+    const value = text(env, name);
+    if (value !== undefined) variables[name] = value;
+  }
+  return variables;
+}
+
+/**
+ * The kernel's own variables. Which provider ids exist, and the variables of each provider and plugin, are
+ * checked against the registry by module-config.ts (`checkConfig`).
+ */
 export function loadConfig(env: Env = process.env): KernelConfig {
-  const storage = oneOf(env, 'STORAGE', ['json', 'postgres', 'mongodb'] as const, 'json');
-  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
-  const mongodbUrl = url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']);
-  if (storage === 'postgres' && !databaseUrl) throw new ConfigError('DATABASE_URL', 'is required when STORAGE=postgres');
-  if (storage === 'mongodb' && !mongodbUrl) throw new ConfigError('MONGODB_URL', 'is required when STORAGE=mongodb');
   const sessionSecret = text(env, 'SESSION_SECRET');
   if (sessionSecret !== undefined && sessionSecret.length < 32) {
     throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters long');
@@ -217,20 +234,18 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     port: integer(env, 'PORT', 11345, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
-    storage,
-    databaseUrl,
-    mongodbUrl,
+    storage: providerId(env, 'STORAGE', 'json'),
+    authProvider: providerId(env, 'AUTH_PROVIDER', 'local'),
+    scheduler: providerId(env, 'SCHEDULER', 'bree'),
     instanceId: instanceId(env),
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),
     sessionSecret,
     secretsKey: secretKeys(env, 'SECRETS_KEY', 'one key; older keys go in SECRETS_KEY_PREVIOUS')[0],
     previousSecretsKeys: secretKeys(env, 'SECRETS_KEY_PREVIOUS'),
-    browserEngine: oneOf(env, 'BROWSER_ENGINE', ['playwright', 'puppeteer'] as const, 'playwright'),
+    browserEngine: providerId(env, 'BROWSER_ENGINE', 'playwright'),
     browserExecutablePath: text(env, 'BROWSER_EXECUTABLE_PATH'),
-    browserUser: browserUser(env),
     browserWsEndpoint: url(env, 'BROWSER_WS_ENDPOINT', ['ws:', 'wss:', 'http:', 'https:']),
-    ffmpegPath: text(env, 'FFMPEG_PATH'),
     maxConcurrentRuns: integer(env, 'MAX_CONCURRENT_RUNS', Math.max(1, os.availableParallelism()), 1, 1024),
     runMemoryLimitMb: runMemoryLimit(env),
     providerBaseUrls: {
@@ -247,5 +262,6 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     allowedHosts: allowedHosts(env),
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, MAX_RETENTION_DAYS),
+    variables: variablesOf(env),
   };
 }

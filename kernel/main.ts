@@ -8,21 +8,15 @@ import type { TaskloomModule } from './registry.js';
  * TASKLOOM_MODULES adds third-party ones.
  */
 export async function main(modules: () => Promise<TaskloomModule>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = configured(() => loadConfig(env));
   // Loaded here, after the runtime tuning of ./runtime-tuned.js holds: loading is most of start-up's allocation.
-  const [{ createService }, { Registry }] = await Promise.all([import('./server.js'), import('./registry.js')]);
+  const [{ createService }, { Registry }, { checkConfig }] = await Promise.all([
+    import('./server.js'), import('./registry.js'), import('./module-config.js'),
+  ]);
   const registry = new Registry();
   registry.addModule(await modules());
   await registry.load(config.modules);
+  configured(() => checkConfig(config, registry));
   const service = await createService(config, { registry });
   const { app } = service;
   let stopping = false;
@@ -46,6 +40,17 @@ export async function main(modules: () => Promise<TaskloomModule>, env: NodeJS.P
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+}
+
+/** `read()`, or the one line of a bad configuration and exit code 1. */
+function configured<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
 }
 
 /** The one line and exit code of a start-up that failed past the configuration (a port in use, a bad module). */

@@ -1,19 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import type { FastifyPluginAsync } from 'fastify';
-import { CONTRACT_VERSIONS, type Capability, type ProviderDefinition } from './contracts/provider.js';
+import type { KernelConfig } from './config.js';
+import {
+  CONTRACT_ACCEPTS, CONTRACT_VERSIONS, type Capability, type CapabilityInstances, type ProviderContext, type ProviderDefinition,
+} from './contracts/provider.js';
+import { readModuleConfig } from './module-config.js';
+import type { PluginDefinition } from './plugin.js';
 
-/** An HTTP plugin contributed by a module: a Fastify plugin mounted under `prefix`. */
-export interface PluginDefinition {
-  name: string;
-  /** Mount point, e.g. `/api/tasks`; omit to mount at the root. */
-  prefix?: string;
-  plugin: FastifyPluginAsync;
-}
-
-export function definePlugin(definition: PluginDefinition): PluginDefinition {
-  return definition;
-}
+export { definePlugin, type PluginDefinition } from './plugin.js';
 
 /** What a taskloom module (built-in or third-party) exports. */
 export interface TaskloomModule {
@@ -21,21 +15,52 @@ export interface TaskloomModule {
   plugins?: PluginDefinition[];
 }
 
-/** Knows which providers exist for each capability and which plugins to mount. */
+/** The context every provider is created with (`registry.create`), less its own variables. */
+export type SharedContext = Omit<ProviderContext, 'config' | 'dataDir'> & { config: KernelConfig };
+
+/** Why a capability's provider is required, for the message of a missing variable. */
+const CHOSEN_BY: Record<Capability, (id: string) => string> = {
+  storage: (id) => `when STORAGE=${id}`,
+  auth: (id) => `when AUTH_PROVIDER=${id}`,
+  browser: (id) => `when BROWSER_ENGINE=${id}`,
+  scheduler: (id) => `when SCHEDULER=${id}`,
+  ai: (id) => `when TASKLOOM_AI_SLOTS binds a slot to ${id}`,
+  output: (id) => `for credentials of the output provider ${id}`,
+};
+
+function parseVersion(version: unknown): { major: number; minor: number } | undefined {
+  // A whole number is how providers written before minor versions say `N.0`.
+  const match = typeof version === 'number' ? [String(version), String(version), '0'] : /^(\d+)\.(\d+)$/.exec(String(version));
+  return match && Number.isInteger(Number(match[1])) ? { major: Number(match[1]), minor: Number(match[2]) } : undefined;
+}
+
+/** Why this taskloom cannot use a provider built for `version` of the capability's contract, or undefined. */
+export function versionProblem(capability: Capability, version: unknown): string | undefined {
+  const speaks = parseVersion(CONTRACT_VERSIONS[capability])!;
+  const accepts = parseVersion(CONTRACT_ACCEPTS[capability])!;
+  const built = parseVersion(version);
+  const here = `this taskloom speaks ${capability} contract ${CONTRACT_VERSIONS[capability]}`;
+  if (!built) return `declares contract version "${String(version)}"; expected major.minor, e.g. ${CONTRACT_VERSIONS[capability]}`;
+  if (built.major !== speaks.major) {
+    return `is built for ${capability} contract ${built.major}.${built.minor}, another major version: ${here}; use a release of it built for ${speaks.major}.x`;
+  }
+  if (built.minor > speaks.minor) return `is built for ${capability} contract ${built.major}.${built.minor}, newer than ${here}: upgrade taskloom`;
+  if (built.minor < accepts.minor) return `is built for ${capability} contract ${built.major}.${built.minor}; ${here} and needs at least ${CONTRACT_ACCEPTS[capability]}`;
+  return undefined;
+}
+
+/** Knows which providers exist for each capability and which plugins to mount, and creates providers. */
 export class Registry {
   private readonly providers = new Map<Capability, Map<string, ProviderDefinition>>();
   private readonly pluginList: PluginDefinition[] = [];
+  private shared: SharedContext | undefined;
 
   addProvider(definition: ProviderDefinition): void {
-    const expected = CONTRACT_VERSIONS[definition.capability];
-    if (expected === undefined) {
+    if (!Object.hasOwn(CONTRACT_VERSIONS, definition.capability)) {
       throw new Error(`provider ${definition.id} names unknown capability "${definition.capability}"`);
     }
-    if (definition.contractVersion !== expected) {
-      throw new Error(
-        `provider ${definition.capability}/${definition.id} speaks contract v${definition.contractVersion}; this taskloom speaks v${expected}`,
-      );
-    }
+    const problem = versionProblem(definition.capability, definition.contractVersion);
+    if (problem) throw new Error(`provider ${definition.capability}/${definition.id} ${problem}`);
     const byId = this.providers.get(definition.capability) ?? new Map<string, ProviderDefinition>();
     if (byId.has(definition.id)) throw new Error(`provider ${definition.capability}/${definition.id} is registered twice`);
     byId.set(definition.id, definition);
@@ -53,7 +78,7 @@ export class Registry {
   }
 
   /** Imports modules by npm name or file path (relative to the working directory) and adds them. */
-  async load(specifiers: string[]): Promise<void> {
+  async load(specifiers: readonly string[]): Promise<void> {
     for (const specifier of specifiers) {
       const target = specifier.startsWith('.') || path.isAbsolute(specifier)
         ? pathToFileURL(path.resolve(specifier)).href
@@ -66,7 +91,7 @@ export class Registry {
   provider<C extends Capability>(capability: C, id: string): ProviderDefinition<C> {
     const definition = this.providers.get(capability)?.get(id);
     if (!definition) {
-      const known = [...(this.providers.get(capability)?.keys() ?? [])].join(', ') || 'none';
+      const known = this.providerIds(capability).join(', ') || 'none';
       throw new Error(`no ${capability} provider "${id}" is registered (known: ${known})`);
     }
     return definition as ProviderDefinition<C>;
@@ -78,5 +103,35 @@ export class Registry {
 
   plugins(): readonly PluginDefinition[] {
     return this.pluginList;
+  }
+
+  /**
+   * The context `create` gives every provider (the kernel sets it at start, and again with the storage once that
+   * exists; a command such as `taskloom migrate` sets one per configuration it opens).
+   */
+  configure(shared: SharedContext): void {
+    this.shared = shared;
+  }
+
+  /** Creates provider `id` of `capability` from the one context, with its own variables read out of the configuration. */
+  async create<C extends Capability>(capability: C, id: string): Promise<CapabilityInstances[C]> {
+    const shared = this.shared;
+    if (!shared) throw new Error(`the registry has no context yet: cannot create ${capability} provider ${id}`);
+    const definition = this.provider(capability, id);
+    const config = readModuleConfig(definition, shared.config.variables, { required: true, when: CHOSEN_BY[capability](id) });
+    return definition.create({ ...shared, dataDir: shared.config.dataDir, config });
+  }
+
+  /** Each registered provider with whether the configuration chose it (its required variables must then be set). */
+  *definitions(config: KernelConfig): Generator<{ definition: ProviderDefinition; chosen: boolean; when: string }> {
+    const chosen: Partial<Record<Capability, string[]>> = {
+      storage: [config.storage], auth: [config.authProvider], browser: [config.browserEngine], scheduler: [config.scheduler],
+      ai: Object.values(config.aiSlots),
+    };
+    for (const [capability, byId] of this.providers) {
+      for (const [id, definition] of byId) {
+        yield { definition, chosen: chosen[capability]?.includes(id) ?? false, when: CHOSEN_BY[capability](id) };
+      }
+    }
   }
 }

@@ -4,12 +4,13 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import { createBrowserNetwork, createBrowserPool, settingsCookieStore } from './browser/index.js';
 import type { KernelConfig } from './config.js';
-import type { ProviderContext } from './contracts/provider.js';
+import { createAiSlots, createOutputTargets } from './capabilities.js';
 import { createExecutionRemoval } from './execution-removal.js';
 import { createInstance } from './instance.js';
 import { createLogger } from './logger.js';
 import { createMetrics, httpMetrics } from './metrics/index.js';
 import { createOutboundClient, createOutboundGuard, type OutboundGuardOptions } from './outbound/index.js';
+import { checkConfig, readModuleConfig } from './module-config.js';
 import type { Registry } from './registry.js';
 import { openSecretStorage } from './secrets/open-secret-storage.js';
 import type { KernelServices } from './services.js';
@@ -41,25 +42,28 @@ const BODY_LIMIT = 5 * 1024 * 1024;
 
 /** config -> registry -> providers -> plugins. Does not listen. */
 export async function createService(config: KernelConfig, options: CreateServiceOptions): Promise<Service> {
-  const logger = createLogger(config);
   const { registry } = options;
+  checkConfig(config, registry);
+  const logger = createLogger(config);
 
   const shutdown = new AbortController();
   const guard = createOutboundGuard({ ...options.outbound, allowPrivateNetworks: config.allowPrivateNetworks });
   const outbound = { guard, client: createOutboundClient(guard) };
-  const context: ProviderContext = { config, logger, dataDir: config.dataDir, outbound, signal: shutdown.signal };
+  const context = { config, logger, outbound, signal: shutdown.signal };
+  registry.configure(context);
   // Secrets are sealed at rest by the kernel, for every provider; a wrong key stops the start here.
-  const storage = await openSecretStorage(await registry.provider('storage', config.storage).create(context), { config, logger });
+  const storage = await openSecretStorage(await registry.create('storage', config.storage), { config, logger });
+  registry.configure({ ...context, storage });
   const instance = createInstance({ settings: storage.settings, logger, id: config.instanceId });
   try {
     // Before any plugin: the executions plugin's recovery and every run rely on this instance's lease.
     await instance.start();
-    const auth = await registry.provider('auth', 'local').create({ ...context, storage });
+    const auth = await registry.create('auth', config.authProvider);
     // Every browser launched here sends its traffic through the outbound rule (a forward proxy, started with the first).
     const browserNetwork = createBrowserNetwork({ guard, logger });
     // Lazy: no Chromium starts until the first run asks for a context.
     const browser = createBrowserPool({
-      driver: await registry.provider('browser', config.browserEngine).create({ ...context, storage }),
+      driver: await registry.create('browser', config.browserEngine),
       config,
       logger: logger.child({ component: 'browser' }),
       cookieStore: settingsCookieStore(storage.settings),
@@ -90,7 +94,10 @@ export async function createService(config: KernelConfig, options: CreateService
     const metrics = createMetrics();
     metrics.observeBrowserContexts(() => browser.openContexts());
     const services: KernelServices = {
-      config, registry, logger, storage, auth, browser, browserNetwork, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal, instance,
+      config, registry, logger, storage, auth, browser, browserNetwork, outbound,
+      scheduler: await registry.create('scheduler', config.scheduler),
+      ai: await createAiSlots(registry, config.aiSlots),
+      output: createOutputTargets(registry), startedAtMs: Date.now(), shutdownSignal: shutdown.signal, instance,
       metrics, executionRemoval: createExecutionRemoval(logger),
     };
     app.decorate('services', services);
@@ -103,7 +110,8 @@ export async function createService(config: KernelConfig, options: CreateService
     await app.register(errorHandler);
     await app.register(routePolicy);
     for (const plugin of registry.plugins()) {
-      await app.register(plugin.plugin, { prefix: plugin.prefix ?? '' });
+      const settings = plugin.configSchema ? { config: readModuleConfig(plugin, config.variables, { required: true }) } : {};
+      await app.register(plugin.plugin, { prefix: plugin.prefix ?? '', ...settings });
     }
     await app.ready();
 
@@ -116,6 +124,7 @@ export async function createService(config: KernelConfig, options: CreateService
         } finally {
           await browser.close(); // before storage: runs ending now still save their cookies
           await browserNetwork.close(); // after every browser it served
+          await services.scheduler.stop(); // idempotent: the schedules plugin stopped it when it was mounted
           await outbound.client.close();
           await instance.stop(); // after the runs ended: the others need not wait for the lease to lapse
           await storage.close();

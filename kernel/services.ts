@@ -4,21 +4,34 @@ import type { KernelConfig } from './config.js';
 import type { AuthProvider, PublicUser } from './contracts/auth.js';
 import type { Logger } from './contracts/logger.js';
 import type { StorageProvider } from './contracts/storage.js';
+import type { AiSlotProviders, OutputTargets } from './capabilities.js';
+import type { Scheduler } from './contracts/scheduler.js';
 import type { Instance } from './instance.js';
 import type { ExecutionRemoval } from './execution-removal.js';
 import type { Metrics } from './metrics/index.js';
 import type { OutboundServices } from './outbound/index.js';
 import type { Registry } from './registry.js';
 
-/** What the kernel hands every plugin (as `app.services`): capabilities through their contracts. */
+/**
+ * What the kernel hands every plugin (as `app.services`): the six capabilities, each built from the provider the
+ * configuration chose, through their contracts; and what every plugin shares.
+ */
 export interface KernelServices {
   config: KernelConfig;
   registry: Registry;
   logger: Logger;
+  /** STORAGE, its secrets sealed at rest. */
   storage: StorageProvider;
+  /** AUTH_PROVIDER. */
   auth: AuthProvider;
-  /** The configured engine's warm browser and per-run contexts; launches Chromium on first use only. */
+  /** BROWSER_ENGINE's warm browser and per-run contexts; launches Chromium on first use only. */
   browser: BrowserPool;
+  /** SCHEDULER: created stopped, with no jobs (the schedules plugin starts it). */
+  scheduler: Scheduler;
+  /** The provider serving each AI slot (TASKLOOM_AI_SLOTS). */
+  ai: AiSlotProviders;
+  /** Output targets by provider id, created on first use (a credential names its provider). */
+  output: OutputTargets;
   /** Holds every browser the service launches to the outbound rule and blocked schemes (give it to launchDedicatedBrowser). */
   browserNetwork: BrowserNetwork;
   /** The private-network guard and the one HTTP client for outbound calls. */

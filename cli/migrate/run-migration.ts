@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig, type KernelConfig } from '../../kernel/config.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
-import type { ProviderContext } from '../../kernel/contracts/provider.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../kernel/instance-lease.js';
+import { checkConfig } from '../../kernel/module-config.js';
 import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
+import type { Registry } from '../../kernel/registry.js';
 import { MIGRATED_STORES, MigrationError, migrateStore, type MigrationReport, type TargetPolicy } from './storage-migration.js';
 import type { CliIo } from '../command.js';
 import { builtInRegistry } from '../../app/service.js';
@@ -24,11 +25,16 @@ export async function runMigration(
   pageSize: number | undefined,
 ): Promise<number> {
   const { source, destination } = configs(io.env, to, values);
+  const registry = await builtInRegistry(source.modules);
+  checked(to, () => {
+    checkConfig(source, registry);
+    checkConfig(destination, registry);
+  });
   const storeDir = path.join(source.dataDir, 'store');
   if (!existsSync(storeDir)) {
     throw new UsageError(`no JSON store in ${source.dataDir} (looked for ${storeDir}): pass --data-dir or set DATA_DIR`);
   }
-  return migrate(io, source, destination, target, pageSize);
+  return migrate(io, registry, source, destination, target, pageSize);
 }
 
 /** The source (STORAGE=json) and target configurations: the environment, overridden by the options. */
@@ -40,8 +46,13 @@ function configs(env: NodeJS.ProcessEnv, to: 'postgres' | 'mongodb', values: Rec
     ...(values['database-url'] !== undefined ? { DATABASE_URL: String(values['database-url']) } : {}),
     ...(values['mongodb-url'] !== undefined ? { MONGODB_URL: String(values['mongodb-url']) } : {}),
   });
+  return checked(to, () => ({ source: loadConfig(overrides('json')), destination: loadConfig(overrides(to)) }));
+}
+
+/** `read()`, with a bad configuration told as a usage error naming the option that sets it. */
+function checked<T>(to: 'postgres' | 'mongodb', read: () => T): T {
   try {
-    return { source: loadConfig(overrides('json')), destination: loadConfig(overrides(to)) };
+    return read();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const option = to === 'postgres' ? '--database-url' : '--mongodb-url';
@@ -49,23 +60,25 @@ function configs(env: NodeJS.ProcessEnv, to: 'postgres' | 'mongodb', values: Rec
   }
 }
 
-async function migrate(io: CliIo, source: KernelConfig, destination: KernelConfig, target: TargetPolicy, pageSize?: number): Promise<number> {
-  const registry = await builtInRegistry(source.modules);
+async function migrate(
+  io: CliIo, registry: Registry, source: KernelConfig, destination: KernelConfig, target: TargetPolicy, pageSize?: number,
+): Promise<number> {
   const stop = new AbortController();
   const guard = createOutboundGuard({ allowPrivateNetworks: source.allowPrivateNetworks });
   const outbound = { guard, client: createOutboundClient(guard) };
   const logger = stderrLogger(io);
-  const context = (config: KernelConfig): ProviderContext => ({ config, logger, dataDir: config.dataDir, outbound, signal: stop.signal });
   const where = describeTarget(destination);
   const onSignal = () => stop.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   let from: StorageProvider | undefined;
   let to: StorageProvider | undefined;
   try {
-    from = await registry.provider('storage', 'json').create(context(source));
+    registry.configure({ config: source, logger, outbound, signal: stop.signal });
+    from = await registry.create('storage', 'json');
     await refuseWhileServing(from, source.dataDir);
     io.stderr.write(`connecting to ${where}\n`);
-    to = await registry.provider('storage', destination.storage).create(context(destination));
+    registry.configure({ config: destination, logger, outbound, signal: stop.signal });
+    to = await registry.create('storage', destination.storage);
     const report = await migrateStore({
       from, to, target, pageSize, signal: stop.signal, sourceId: `json:${source.dataDir}`,
       onProgress: ({ store, done, total }) => io.stderr.write(`${store}: ${done}/${total}\n`),
@@ -98,7 +111,7 @@ async function refuseWhileServing(store: StorageProvider, dataDir: string): Prom
 
 /** `postgres (postgres://taskloom:***@db:5432/taskloom)`: never the password. */
 function describeTarget(config: KernelConfig): string {
-  const url = config.storage === 'postgres' ? config.databaseUrl : config.mongodbUrl;
+  const url = config.variables[config.storage === 'postgres' ? 'DATABASE_URL' : 'MONGODB_URL'];
   try {
     const parsed = new URL(url ?? '');
     if (parsed.password) parsed.password = '***';

@@ -4,7 +4,9 @@ import { ConfigError, loadConfig, type KernelConfig } from '../../kernel/config.
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../kernel/instance-lease.js';
+import { checkConfig } from '../../kernel/module-config.js';
 import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
+import type { Registry } from '../../kernel/registry.js';
 import { KEY_FILE } from '../../kernel/secrets/key-files.js';
 import { rotateSecrets } from '../../kernel/secrets/rotate.js';
 import { SecretsError } from '../../kernel/secrets/secrets-error.js';
@@ -17,8 +19,11 @@ import { CliFailure, UsageError } from '../failure.js';
 /** `taskloom secrets rotate` once its options are read: the service's configuration, the store, the rotation. */
 export async function runRotation(io: CliIo, dataDir: string | undefined): Promise<number> {
   let config: KernelConfig;
+  let registry: Registry;
   try {
     config = loadConfig({ ...io.env, ...(dataDir !== undefined ? { DATA_DIR: dataDir } : {}) });
+    registry = await builtInRegistry(config.modules);
+    checkConfig(config, registry);
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
@@ -26,13 +31,13 @@ export async function runRotation(io: CliIo, dataDir: string | undefined): Promi
   if (config.storage === 'json' && !existsSync(path.join(config.dataDir, 'store'))) {
     throw new UsageError(`no JSON store in ${config.dataDir}: pass --data-dir or set DATA_DIR (and STORAGE for a database)`);
   }
-  const registry = await builtInRegistry(config.modules);
   const guard = createOutboundGuard({ allowPrivateNetworks: config.allowPrivateNetworks });
   const outbound = { guard, client: createOutboundClient(guard) };
   const stop = new AbortController();
   let storage: StorageProvider | undefined;
   try {
-    storage = await registry.provider('storage', config.storage).create({ config, logger: quietLogger(io), dataDir: config.dataDir, outbound, signal: stop.signal });
+    registry.configure({ config, logger: quietLogger(io), outbound, signal: stop.signal });
+    storage = await registry.create('storage', config.storage);
     await refuseWhileServing(storage);
     const report = await rotateSecrets(storage, config);
     io.stdout.write(`Sealed ${report.resealed} of ${report.total} secret(s) again; every secret is now sealed with key ${report.keyId} (${report.source}).\n`);

@@ -10,7 +10,9 @@
 import type { BrowserPage } from './browser.js';
 import type { Action } from './records.js';
 
-export const AI_CONTRACT_VERSION = 1;
+/** The AI contract's version (`major.minor`, see provider.ts), and the oldest a provider may be built for. */
+export const AI_CONTRACT_VERSION = '1.0';
+export const AI_CONTRACT_ACCEPTS = '1.0';
 
 /** The four provider slots, tried in this order. */
 export type AiSlotName = 'A' | 'B' | 'C' | 'D';

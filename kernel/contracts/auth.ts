@@ -1,4 +1,9 @@
-export const AUTH_CONTRACT_VERSION = 1;
+/**
+ * The auth contract's version (`major.minor`, see provider.ts). 1.1 added the optional `identify` (a provider
+ * that knows the caller from the request itself); providers built for 1.0 are accepted as they are.
+ */
+export const AUTH_CONTRACT_VERSION = '1.1';
+export const AUTH_CONTRACT_ACCEPTS = '1.0';
 
 /** A user as the API shows it: never a password hash. */
 export interface PublicUser {
@@ -20,6 +25,17 @@ export interface ApiKeyStatus {
   preview: string | null;
 }
 
+/** What `identify` sees of a request. */
+export interface AuthRequest {
+  /** The request's headers, names in lower case. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * The address of the peer that opened the connection (a reverse proxy, when there is one in front), as the
+   * socket has it: never taken from X-Forwarded-For.
+   */
+  remoteAddress: string;
+}
+
 /**
  * The auth capability: accounts, sessions and the system API key.
  * Failures throw catalogue errors: ALREADY_INITIALIZED, INVALID_CREDENTIALS, VALIDATION_ERROR.
@@ -38,4 +54,11 @@ export interface AuthProvider {
   /** Stores `key` (or a generated one) as the system API key; resolves to the full key, shown once. */
   setApiKey(key?: string): Promise<string>;
   apiKeyStatus(): Promise<ApiKeyStatus>;
+  /**
+   * Optional (1.1): the user who made `request`, known from the request itself (an identity header set by a
+   * trusted reverse proxy, say), asked before the session cookie and the API key; undefined lets those decide.
+   * Throws a catalogue error (UNAUTHORIZED) to refuse the request outright. A user identified here counts as a
+   * dashboard session.
+   */
+  identify?(request: AuthRequest): Promise<PublicUser | undefined>;
 }

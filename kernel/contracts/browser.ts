@@ -1,4 +1,6 @@
-export const BROWSER_CONTRACT_VERSION = 1;
+/** The browser contract's version (`major.minor`, see provider.ts), and the oldest a driver may be built for. */
+export const BROWSER_CONTRACT_VERSION = '1.0';
+export const BROWSER_CONTRACT_ACCEPTS = '1.0';
 
 /**
  * The browser-engine capability. A provider (Playwright, Puppeteer, ...) implements small

@@ -1,4 +1,6 @@
-export const OUTPUT_CONTRACT_VERSION = 1;
+/** The output contract's version (`major.minor`, see provider.ts), and the oldest a target may be built for. */
+export const OUTPUT_CONTRACT_VERSION = '1.0';
+export const OUTPUT_CONTRACT_ACCEPTS = '1.0';
 
 /** A database (or workspace) or a table of an output target. */
 export interface OutputLocation {

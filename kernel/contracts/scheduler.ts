@@ -1,4 +1,6 @@
-export const SCHEDULER_CONTRACT_VERSION = 1;
+/** The scheduler contract's version (`major.minor`, see provider.ts), and the oldest a scheduler may be built for. */
+export const SCHEDULER_CONTRACT_VERSION = '1.0';
+export const SCHEDULER_CONTRACT_ACCEPTS = '1.0';
 
 /**
  * When a job fires: a five-field cron expression (minute hour day-of-month month day-of-week, `0` or `7` is

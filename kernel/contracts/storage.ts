@@ -8,8 +8,13 @@ import type {
   UserRecord,
 } from './records.js';
 
-/** 2: `ExecutionStore.markAll` takes an owner filter and `deleteStartedBefore` exists (many instances, retention). */
-export const STORAGE_CONTRACT_VERSION = 2;
+/**
+ * The storage contract's version (`major.minor`, see provider.ts). 2.0: `ExecutionStore.markAll` takes an owner
+ * filter and `deleteStartedBefore` exists (many instances, retention).
+ */
+export const STORAGE_CONTRACT_VERSION = '2.0';
+/** The oldest version a storage provider may be built for and still be accepted. */
+export const STORAGE_CONTRACT_ACCEPTS = '2.0';
 
 /**
  * A keyed set of documents. Every method resolves only after the change is durable:

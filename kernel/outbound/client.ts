@@ -1,36 +1,11 @@
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import type { Agent, buildConnector, FormData, Headers, HeadersInit, Response } from 'undici';
-import { OutboundBlockedError, type OutboundGuard } from './guard.js';
+import type { Agent, buildConnector, Headers, Response as UndiciResponse } from 'undici';
+import type { OutboundClient, OutboundGuard, OutboundRequestInit } from '../contracts/outbound.js';
+import { OutboundBlockedError } from './guard.js';
 
-export interface OutboundRequestInit {
-  method?: string;
-  headers?: HeadersInit;
-  /** Only bodies that can be sent again, since 307/308 redirects repeat them. */
-  body?: string | Uint8Array | URLSearchParams | FormData | null;
-  /** The caller's own cancellation; combined with the timeout. */
-  signal?: AbortSignal;
-  /** Whole request, redirects and body reading included; default 30 000 ms. */
-  timeoutMs?: number;
-  /** Redirects followed before giving up; default 5. */
-  maxRedirects?: number;
-  /** 'manual' returns the first 3xx response as it is. Default 'follow'. */
-  redirect?: 'follow' | 'manual';
-}
-
+export type { OutboundClient, OutboundRequestInit } from '../contracts/outbound.js';
 export type OutboundResponse = Response;
-
-export interface OutboundClient {
-  /**
-   * fetch with the outbound rule applied to every hop and pinned at connect time. Throws
-   * OutboundBlockedError when a hop is refused and OutboundRequestError on a timeout or too many redirects
-   * (a timeout while reading the body rejects that read with the signal's TimeoutError, as fetch does).
-   * Credentials in the URL are sent as Basic authorization, never as part of the URL.
-   */
-  request(url: string | URL, init?: OutboundRequestInit): Promise<OutboundResponse>;
-  /** Closes pooled connections. */
-  close(): Promise<void>;
-}
 
 /** The request failed for a reason other than the outbound rule. `reason` never holds credentials. */
 export class OutboundRequestError extends Error {
@@ -70,19 +45,20 @@ export function createOutboundClient(guard: OutboundGuard): OutboundClient {
     let url = await guard.checkUrl(String(input));
     const { undici: { fetch, Headers }, agent } = await load();
     let method = (init.method ?? 'GET').toUpperCase();
-    let body = init.body ?? null;
-    const headers = new Headers(init.headers);
+    // The contract speaks the global fetch types; undici's own are the same classes under other declarations.
+    let body = (init.body ?? null) as never;
+    const headers = new Headers(init.headers as never);
 
     for (let redirects = 0; ; redirects++) {
       const hop = withoutCredentials(url, headers, Headers);
-      let response: Response;
+      let response: UndiciResponse;
       try {
         response = await fetch(hop.url, { method, headers: hop.headers, body, signal, redirect: 'manual', dispatcher: agent });
       } catch (error) {
         throw explain(error, timeout, `${url.host} did not answer within ${timeoutMs} ms`);
       }
       const location = response.headers.get('location');
-      if (init.redirect === 'manual' || !REDIRECTS.has(response.status) || location === null) return response;
+      if (init.redirect === 'manual' || !REDIRECTS.has(response.status) || location === null) return response as unknown as Response;
       await response.body?.cancel();
       if (redirects >= maxRedirects) throw new OutboundRequestError(`${url.host} redirected more than ${maxRedirects} times`);
 
@@ -96,7 +72,7 @@ export function createOutboundClient(guard: OutboundGuard): OutboundClient {
       // Same method rewrites as fetch: a 303, or a POST answered 301/302, becomes a GET without a body.
       if ((response.status === 303 && method !== 'HEAD') || ([301, 302].includes(response.status) && method === 'POST')) {
         method = 'GET';
-        body = null;
+        body = null as never;
         for (const name of BODY_HEADERS) headers.delete(name);
       }
       if (next.origin !== url.origin) for (const name of ORIGIN_BOUND_HEADERS) headers.delete(name);

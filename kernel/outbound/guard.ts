@@ -1,12 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import type { ErrorDefinition } from '../errors.js';
+import type { CheckUrlOptions, OutboundGuard, ResolvedAddress } from '../contracts/outbound.js';
 
-/** One resolved address, as `dns.lookup(host, { all: true })` returns it. */
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+export type { CheckUrlOptions, OutboundGuard, ResolvedAddress } from '../contracts/outbound.js';
 
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
@@ -17,25 +13,6 @@ export interface OutboundGuardOptions {
   lookup?: HostLookup;
   /** Extra addresses to let through although not public (tests, an operator's allow-list). */
   allowAddress?: (ip: string) => boolean;
-}
-
-export interface CheckUrlOptions {
-  /** Accepted schemes with their colon; default `['http:', 'https:']`. Proxies add `'socks5:'`. */
-  protocols?: readonly string[];
-  /** Throw this catalogue error (with `{ reason }`) instead of an OutboundBlockedError. */
-  errorAs?: ErrorDefinition;
-}
-
-export interface OutboundGuard {
-  readonly allowPrivateNetworks: boolean;
-  /** Parses `raw` and refuses a wrong scheme or a host that is, or resolves to, a non-public address. */
-  checkUrl(raw: string, options?: CheckUrlOptions): Promise<URL>;
-  /** The same as `checkUrl`. */
-  check(raw: string, options?: CheckUrlOptions): Promise<URL>;
-  /** True when a connection to `ip` is allowed (the connect-time check). Not an IP: false. */
-  checkAddress(ip: string): boolean;
-  /** Resolves `hostname` and refuses it (OutboundBlockedError) when any address is not allowed. */
-  resolve(hostname: string): Promise<ResolvedAddress[]>;
 }
 
 /** A URL or address refused by the outbound rule. `reason` is plain words and never holds credentials. */
@@ -52,7 +29,7 @@ export class OutboundBlockedError extends Error {
 }
 
 /** Maps an OutboundBlockedError to the catalogue error an endpoint answers with; anything else passes through. */
-export function asError(definition: ErrorDefinition, error: unknown): unknown {
+export function asError(definition: NonNullable<CheckUrlOptions['errorAs']>, error: unknown): unknown {
   return error instanceof OutboundBlockedError ? definition({ reason: error.reason }, { cause: error }) : error;
 }
 

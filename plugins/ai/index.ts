@@ -3,17 +3,17 @@ import { definePlugin } from '../../kernel/registry.js';
 import { createAiChain } from './chain.js';
 import { aiRoutes } from './routes.js';
 import { createAiService } from './service.js';
-import { createSlotBindings } from './slots.js';
+import { slotBindings } from './slots.js';
 import './decorators.js';
 
 export type { PageCapture, CapturedPage, CaptureTask } from './decorators.js';
 export type { AiChain, AiQuestion, AiAnswer, Verdict } from './chain.js';
 
-/** Creates the slots' providers at start-up (an unknown provider id stops it) and mounts the endpoints. */
+/** Chains the slots' providers (the kernel creates them at start-up) and mounts the endpoints. */
 async function ai(app: FastifyInstance): Promise<void> {
   const services = app.services;
   const chain = createAiChain({
-    bindings: await createSlotBindings(services),
+    bindings: slotBindings(services),
     settings: services.storage.settings,
     logger: services.logger.child({ plugin: 'ai' }),
   });

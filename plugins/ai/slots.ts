@@ -1,5 +1,4 @@
-import type { AiProvider, AiSlotName } from '../../kernel/contracts/ai.js';
-import type { ProviderContext } from '../../kernel/contracts/provider.js';
+import type { AiSlotName } from '../../kernel/contracts/ai.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { SlotBinding } from './plan.js';
 
@@ -20,28 +19,10 @@ export function baseUrlOf(slot: AiSlotName, providerId: string, config: KernelSe
   return slot === 'A' && providerId === 'openai-compatible' ? GEMINI_OPENAI_BASE_URL : undefined;
 }
 
-/**
- * Creates the provider of each slot named in `config.aiSlots` (one instance per provider id) and binds them in
- * order. An id no module registers stops start-up with the list of known ones.
- */
-export async function createSlotBindings(services: KernelServices): Promise<SlotBinding[]> {
-  const { registry, config, logger, outbound, shutdownSignal, storage } = services;
-  const known = registry.providerIds('ai');
-  const context: ProviderContext = { config, logger, dataDir: config.dataDir, outbound, signal: shutdownSignal, storage };
-  const instances = new Map<string, Promise<AiProvider>>();
-  const bindings: SlotBinding[] = [];
-  for (const slot of SLOT_ORDER) {
-    const id = config.aiSlots[slot];
-    if (!known.includes(id)) {
-      throw new Error(`TASKLOOM_AI_SLOTS binds slot ${slot} to AI provider "${id}", which no module registers (known: ${known.join(', ') || 'none'})`);
-    }
-    let instance = instances.get(id);
-    if (!instance) {
-      instance = registry.provider('ai', id).create({ ...context, logger: logger.child({ provider: `ai/${id}` }) });
-      instances.set(id, instance);
-    }
-    const baseUrl = baseUrlOf(slot, id, config);
-    bindings.push({ slot, provider: await instance, ...(baseUrl === undefined ? {} : { baseUrl }) });
-  }
-  return bindings;
+/** Each slot, in order, with the provider the kernel created for it (`services.ai`) and its base URL. */
+export function slotBindings(services: Pick<KernelServices, 'ai' | 'config'>): SlotBinding[] {
+  return SLOT_ORDER.map((slot) => {
+    const baseUrl = baseUrlOf(slot, services.config.aiSlots[slot], services.config);
+    return { slot, provider: services.ai[slot], ...(baseUrl === undefined ? {} : { baseUrl }) };
+  });
 }

@@ -4,7 +4,6 @@ import type { CredentialRecord } from '../../kernel/contracts/records.js';
 import { Errors } from '../../kernel/errors.js';
 import type { KernelServices } from '../../kernel/services.js';
 import { MASK, type CredentialInput, type CredentialUpdate, type PublicCredential } from './schemas.js';
-import { createTargetLookup } from './targets.js';
 
 const newId = () => `cred_${crypto.randomBytes(12).toString('base64url')}`;
 const now = () => new Date().toISOString();
@@ -30,7 +29,7 @@ export function createCredentialService(services: KernelServices) {
   const store = services.storage.credentials;
   const { guard } = services.outbound;
   const log = services.logger.child({ plugin: 'credentials' });
-  const targetFor = createTargetLookup(services);
+  const targetFor = (providerId: string) => services.output.get(providerId);
 
   const found = (record: CredentialRecord | undefined, id: string): CredentialRecord => {
     if (!record) throw Errors.CREDENTIAL_NOT_FOUND({ id });
@@ -38,7 +37,7 @@ export function createCredentialService(services: KernelServices) {
   };
 
   function checkProvider(providerId: string): void {
-    const known = services.registry.providerIds('output');
+    const known = services.output.ids();
     if (!known.includes(providerId)) {
       throw Errors.VALIDATION_ERROR({ message: `body.provider must be one of ${known.join(', ') || '(none installed)'}` });
     }

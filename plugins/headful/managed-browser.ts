@@ -125,10 +125,8 @@ export class ManagedBrowser {
 
   /** Its own instance of the configured engine: the kernel's pool keeps its driver to itself. */
   private engine(): Promise<BrowserDriver> {
-    const { config, registry, storage, outbound, shutdownSignal } = this.deps.services;
-    this.driver ??= registry.provider('browser', config.browserEngine).create({
-      config, logger: this.deps.logger, dataDir: config.dataDir, outbound, signal: shutdownSignal, storage,
-    }).catch((error: unknown) => {
+    const { config, registry } = this.deps.services;
+    this.driver ??= registry.create('browser', config.browserEngine).catch((error: unknown) => {
       this.driver = undefined; // the next demand tries again
       throw error;
     });

@@ -7,11 +7,8 @@ import './decorators.js';
 
 export { createSchedulesRuntime, type SchedulesRuntime } from './runtime.js';
 
-/** The scheduler provider this plugin runs on (the user's choice). */
-export const SCHEDULER_PROVIDER = 'bree';
-
 /**
- * Schedules under `/api/schedules`. The scheduler is created here through the registry (no kernel change), loads
+ * Schedules under `/api/schedules`, over the configured scheduler (`services.scheduler`, SCHEDULER). It loads
  * every enabled schedule once all plugins are ready, and stops firing as shutdown begins; fires still in flight
  * record their runs before storage closes. fastify-plugin only to declare dependencies: `encapsulate` keeps the
  * routes in their own scope.
@@ -19,17 +16,9 @@ export const SCHEDULER_PROVIDER = 'bree';
 async function schedules(app: FastifyInstance): Promise<void> {
   const { services } = app;
   const logger = services.logger.child({ plugin: 'schedules' });
-  const scheduler = await services.registry.provider('scheduler', SCHEDULER_PROVIDER).create({
-    config: services.config,
-    logger,
-    dataDir: services.config.dataDir,
-    outbound: services.outbound,
-    signal: services.shutdownSignal,
-    storage: services.storage,
-  });
   const runtime = createSchedulesRuntime({
     storage: services.storage,
-    scheduler,
+    scheduler: services.scheduler,
     logger,
     // Read at each fire: the runs plugin provides `taskRuns` for every scope, whenever it was registered.
     taskRuns: () => app.taskRuns,

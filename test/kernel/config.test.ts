@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../kernel/config.js';
+import { builtInRegistry } from '../../app/service.js';
+import { ConfigError, loadConfig as loadKernelConfig } from '../../kernel/config.js';
+import { checkConfig, readModuleConfig } from '../../kernel/module-config.js';
+import { playwrightBrowser } from '../../providers/browser/playwright/index.js';
+
+const registry = await builtInRegistry();
+
+/** What start-up does: the kernel's variables, then every provider's and plugin's against the built-in modules. */
+function loadConfig(env: Record<string, string>) {
+  const config = loadKernelConfig(env);
+  checkConfig(config, registry);
+  return config;
+}
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -21,6 +33,8 @@ describe('configuration', () => {
 
   const bad: Array<[Record<string, string>, string]> = [
     [{ STORAGE: 'sqlite' }, 'STORAGE'],
+    [{ AUTH_PROVIDER: 'proxy-header' }, 'AUTH_PROVIDER'],
+    [{ SCHEDULER: 'cron' }, 'SCHEDULER'],
     [{ STORAGE: 'postgres' }, 'DATABASE_URL'],
     [{ STORAGE: 'mongodb' }, 'MONGODB_URL'],
     [{ PORT: '70000' }, 'PORT'],
@@ -45,6 +59,11 @@ describe('configuration', () => {
       });
     });
   }
+
+  it('names the registered ids when a capability names none of them', () => {
+    assert.throws(() => loadConfig({ STORAGE: 'sqlite' }), /Invalid configuration: STORAGE is "sqlite"; expected one of json, postgres, mongodb \(a module in TASKLOOM_MODULES may add others\)$/);
+    assert.throws(() => loadConfig({ BROWSER_ENGINE: 'firefox' }), /expected one of playwright, puppeteer /);
+  });
 
   it('accepts the documented values', () => {
     const config = loadConfig({
@@ -92,9 +111,10 @@ describe('configuration: SECRETS_KEY', () => {
 });
 
 describe('configuration: BROWSER_USER', () => {
+  const browserUser = (env: Record<string, string>) => readModuleConfig(playwrightBrowser, loadConfig(env).variables, { required: true }).BROWSER_USER;
   it('takes a user name or uid[:gid], and is unset by default', () => {
-    assert.equal(loadConfig({}).browserUser, undefined);
-    for (const value of ['nobody', 'taskloom-browser', 'root', '65534', '1000:1000']) assert.equal(loadConfig({ BROWSER_USER: value }).browserUser, value);
+    assert.equal(browserUser({}), undefined);
+    for (const value of ['nobody', 'taskloom-browser', 'root', '65534', '1000:1000']) assert.equal(browserUser({ BROWSER_USER: value }), value);
   });
 
   for (const value of ['no body', '../etc', 'nobody;id', '1000:', ':1000']) {

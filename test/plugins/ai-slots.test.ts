@@ -4,20 +4,22 @@ import { ConfigError, loadConfig } from '../../kernel/config.js';
 import { AI_CONTRACT_VERSION, type AiProvider } from '../../kernel/contracts/ai.js';
 import { defineProvider } from '../../kernel/contracts/provider.js';
 import { Registry } from '../../kernel/registry.js';
-import type { KernelServices } from '../../kernel/services.js';
+import { createAiSlots } from '../../kernel/capabilities.js';
+import { checkConfig } from '../../kernel/module-config.js';
 import { planAttempts, readAiSettings, type SlotBinding } from '../../plugins/ai/plan.js';
-import { baseUrlOf, createSlotBindings, GEMINI_OPENAI_BASE_URL } from '../../plugins/ai/slots.js';
+import { baseUrlOf, GEMINI_OPENAI_BASE_URL, slotBindings } from '../../plugins/ai/slots.js';
 import { providers } from '../../app/built-ins.js';
 import { outboundFor, recordingLogger } from '../providers/ai/harness.js';
 
 const config = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: '/nonexistent', LOG_LEVEL: 'silent', ...env });
 const fake = (id: string): AiProvider => ({ id, complete: async () => 'x' });
 
-function servicesWith(registry: Registry, env: Record<string, string> = {}): KernelServices {
-  return {
-    config: config(env), registry, logger: recordingLogger(), outbound: outboundFor(true),
-    shutdownSignal: new AbortController().signal, startedAtMs: 0,
-  } as unknown as KernelServices;
+/** The slots as the service binds them: the kernel creates each slot's provider, the AI plugin binds them in order. */
+async function createSlotBindings(registry: Registry, env: Record<string, string> = {}) {
+  const configured = config(env);
+  checkConfig(configured, registry);
+  registry.configure({ config: configured, logger: recordingLogger(), outbound: outboundFor(true), signal: new AbortController().signal });
+  return slotBindings({ config: configured, ai: await createAiSlots(registry, configured.aiSlots) });
 }
 
 describe('AI slots: configuration', () => {
@@ -46,7 +48,7 @@ describe('AI slots: configuration', () => {
     registry.addModule({ providers });
     let created = 0;
     registry.addProvider(defineProvider({ capability: 'ai', id: 'my-claude', contractVersion: AI_CONTRACT_VERSION, create: async () => { created++; return fake('my-claude'); } }));
-    const bindings = await createSlotBindings(servicesWith(registry, { TASKLOOM_AI_SLOTS: '{"C":"my-claude"}' }));
+    const bindings = await createSlotBindings(registry, { TASKLOOM_AI_SLOTS: '{"C":"my-claude"}' });
     assert.deepEqual(bindings.map((b) => `${b.slot}:${b.provider.id}`), ['A:openai-compatible', 'B:openai-compatible', 'C:my-claude', 'D:ollama']);
     assert.equal(bindings[0]!.provider, bindings[1]!.provider);
     assert.equal(created, 1);
@@ -55,7 +57,7 @@ describe('AI slots: configuration', () => {
   it('refuses a slot bound to a provider no module registers, naming the known ones', async () => {
     const registry = new Registry();
     registry.addModule({ providers });
-    await assert.rejects(createSlotBindings(servicesWith(registry, { TASKLOOM_AI_SLOTS: '{"B":"nope"}' })),
+    await assert.rejects(createSlotBindings(registry, { TASKLOOM_AI_SLOTS: '{"B":"nope"}' }),
       /slot B to AI provider "nope".*known: openai-compatible, anthropic, ollama/);
   });
 });

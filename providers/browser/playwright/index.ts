@@ -1,6 +1,7 @@
 import { BROWSER_CONTRACT_VERSION, type BrowserDriver } from '../../../kernel/contracts/browser.js';
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import { defineProvider } from '../../../kernel/contracts/provider.js';
+import { driverSettings } from '../shared/driver-settings.js';
 import { packagedChromium } from '../shared/packaged-chromium.js';
 import { removeLeftoverProfiles } from '../shared/profile-folders.js';
 import { installedPlaywrightChromium } from './installed-chromium.js';
@@ -33,8 +34,9 @@ export const playwrightBrowser = defineProvider({
   capability: 'browser',
   id: 'playwright',
   contractVersion: BROWSER_CONTRACT_VERSION,
+  configSchema: driverSettings,
   create: async ({ config, dataDir, logger }) => {
     void removeLeftoverProfiles(dataDir); // at start: the profiles of a service killed with -9
-    return createPlaywrightDriver({ ffmpegPath: config.ffmpegPath, dataDir, logger, browserUser: config.browserUser });
+    return createPlaywrightDriver({ ffmpegPath: config.FFMPEG_PATH, dataDir, logger, browserUser: config.BROWSER_USER });
   },
 });

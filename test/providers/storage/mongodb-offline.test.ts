@@ -133,7 +133,7 @@ describe('mongodb storage without a server', () => {
     assert.equal(mongodbStorage.capability, 'storage');
     assert.equal(mongodbStorage.id, 'mongodb');
     assert.equal(mongodbStorage.contractVersion, STORAGE_CONTRACT_VERSION);
-    await assert.rejects(mongodbStorage.create({ config: {} } as unknown as ProviderContext), /MONGODB_URL/);
+    await assert.rejects(mongodbStorage.create({ config: {} } as unknown as ProviderContext<any>), /MONGODB_URL/);
   });
 
   it('start-up rejects with a clear reason when the server is unreachable, without the password', async () => {

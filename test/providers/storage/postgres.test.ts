@@ -52,11 +52,11 @@ describe('postgres storage', () => {
     const schema = freshSchema();
     await admin.query(`CREATE SCHEMA ${schema}`);
     const ctx = {
-      config: { databaseUrl: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}` },
+      config: { DATABASE_URL: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}` },
       logger: { fatal() {}, error() {}, warn() {}, info() {}, debug() {}, trace() {}, child: () => ctx.logger },
       dataDir: '/nonexistent',
       signal: new AbortController().signal,
-    } as unknown as ProviderContext;
+    } as unknown as ProviderContext<any>;
     const storage = await postgresStorage.create(ctx);
     try {
       assert.equal(storage.kind, 'postgres');
@@ -71,7 +71,7 @@ describe('postgres storage', () => {
   });
 
   it('refuses to create without DATABASE_URL, naming the variable', async () => {
-    const ctx = { config: {}, logger: {} } as unknown as ProviderContext;
+    const ctx = { config: {}, logger: {} } as unknown as ProviderContext<any>;
     await assert.rejects(postgresStorage.create(ctx), /DATABASE_URL/);
   });
 
