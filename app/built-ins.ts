@@ -1,5 +1,6 @@
 import type { PluginDefinition, TaskloomModule } from '../kernel/registry.js';
-import type { ProviderDefinition } from '../kernel/contracts/provider.js';
+import { browserPool } from '../layers/browser-pool/index.js';
+import { sealedStorage } from '../layers/sealed-storage/index.js';
 import { anthropicAi } from '../providers/ai/anthropic/index.js';
 import { ollamaAi } from '../providers/ai/ollama/index.js';
 import { openAiCompatibleAi } from '../providers/ai/openai-compatible/index.js';
@@ -31,10 +32,12 @@ import { tasksPlugin } from '../plugins/tasks/index.js';
 import { webPlugin } from '../plugins/web/index.js';
 
 /**
- * The providers that ship with taskloom: the choices of each capability (STORAGE, BROWSER_ENGINE, ...). Third
+ * The providers that ship with taskloom: the choices of each capability (STORAGE, BROWSER_ENGINE, ...), and the
+ * layers every choice is wrapped in (secrets sealed over the storage, the browser pool over the engine). Third
  * parties add theirs through TASKLOOM_MODULES, and are loaded exactly as these are.
  */
-export const providers: ProviderDefinition[] = [
+export const providers: NonNullable<TaskloomModule['providers']> = [
+  sealedStorage, browserPool,
   jsonStorage, postgresStorage, mongodbStorage,
   localAuth,
   playwrightBrowser, puppeteerBrowser,

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright';
-import { detectChromium } from '../kernel/browser/index.js';
+import { detectChromium } from '../layers/browser-pool/index.js';
 import { ADMIN, request, sessionCookie } from '../test/support/service.js';
 import { freePort, makeTempDir, median, removeTempDir, spawnNode, waitHealthy } from './support/children.js';
 

@@ -18,7 +18,7 @@ export interface OutputTargets {
 export async function createAiSlots(registry: Registry, slots: Record<AiSlotName, string>): Promise<AiSlotProviders> {
   const byId = new Map<string, Promise<AiProvider>>();
   const entries = await Promise.all((Object.entries(slots) as Array<[AiSlotName, string]>).map(async ([slot, id]) => {
-    if (!byId.has(id)) byId.set(id, registry.create('ai', id));
+    if (!byId.has(id)) byId.set(id, registry.service('ai', id));
     return [slot, await byId.get(id)!] as const;
   }));
   return Object.fromEntries(entries) as Record<AiSlotName, AiProvider>;
@@ -35,7 +35,7 @@ export function createOutputTargets(registry: Registry): OutputTargets {
       let instance = instances.get(providerId);
       if (!instance) {
         // Cached so concurrent first uses create one instance; a failed creation is tried again later.
-        instance = registry.create('output', providerId);
+        instance = registry.service('output', providerId);
         instances.set(providerId, instance);
         instance.catch(() => instances.delete(providerId));
       }

@@ -1,7 +1,6 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SECRET_KEY_FORMAT, parseSecretKey } from './secrets/secret-key.js';
 
 /**
  * The service configuration. The only place that reads `process.env`: each provider (and plugin) declares the
@@ -23,20 +22,9 @@ export interface KernelConfig {
   authDisabled: boolean;
   /** Undefined: generated once and kept by the storage. */
   sessionSecret?: string;
-  /** SECRETS_KEY: seals secrets at rest (32 bytes); undefined: DATA_DIR/secrets.key, generated once. */
-  secretsKey?: Buffer;
-  /** SECRETS_KEY_PREVIOUS (comma-separated): keys that still open secrets sealed before a rotation. */
-  previousSecretsKeys: Buffer[];
   /** BROWSER_ENGINE: the browser provider's id (default `playwright`). */
   browserEngine: string;
-  browserExecutablePath?: string;
-  browserWsEndpoint?: string;
   maxConcurrentRuns: number;
-  /**
-   * RUN_MEMORY_LIMIT_MB: what one page may use (its JavaScript heap, and its renderer's private memory, checked by
-   * a watchdog); 0: no limit.
-   */
-  runMemoryLimitMb: number;
   providerBaseUrls: { A?: string; B?: string; C?: string };
   /**
    * Which AI provider (by id) serves each slot: TASKLOOM_AI_SLOTS, a JSON object such as `{"C":"my-provider"}`,
@@ -169,18 +157,6 @@ function instanceId(env: Env): string | undefined {
   return value;
 }
 
-/** Comma-separated keys (one when `single` says why); the message never repeats the value (it is a secret). */
-function secretKeys(env: Env, name: string, single?: string): Buffer[] {
-  const value = text(env, name);
-  if (value === undefined) return [];
-  if (single && value.includes(',')) throw new ConfigError(name, `must be ${single}`);
-  return value.split(',').map((part) => {
-    const key = parseSecretKey(part);
-    if (!key) throw new ConfigError(name, `must be ${SECRET_KEY_FORMAT}`);
-    return key;
-  });
-}
-
 /** ALLOWED_HOSTS: comma-separated host names without scheme or port; `*` alone accepts any. */
 function allowedHosts(env: Env): string[] {
   const name = 'ALLOWED_HOSTS';
@@ -192,17 +168,6 @@ function allowedHosts(env: Env): string[] {
   }
   if (hosts.includes('*') && hosts.length > 1) throw new ConfigError(name, 'mixes * with host names; * alone accepts any');
   return hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, ''));
-}
-
-/** An empty page's renderer takes 20-40 MB: a lower limit would end every run. */
-export const MIN_RUN_MEMORY_MB = 128;
-
-function runMemoryLimit(env: Env): number {
-  const mb = integer(env, 'RUN_MEMORY_LIMIT_MB', 1024, 0, 1_048_576);
-  if (mb !== 0 && mb < MIN_RUN_MEMORY_MB) {
-    throw new ConfigError('RUN_MEMORY_LIMIT_MB', `is "${mb}"; expected 0 (no limit) or at least ${MIN_RUN_MEMORY_MB}`);
-  }
-  return mb;
 }
 
 /** LOW_MEMORY, read on its own: the entry point applies it before anything else loads (throws ConfigError). */
@@ -241,13 +206,8 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),
     sessionSecret,
-    secretsKey: secretKeys(env, 'SECRETS_KEY', 'one key; older keys go in SECRETS_KEY_PREVIOUS')[0],
-    previousSecretsKeys: secretKeys(env, 'SECRETS_KEY_PREVIOUS'),
     browserEngine: providerId(env, 'BROWSER_ENGINE', 'playwright'),
-    browserExecutablePath: text(env, 'BROWSER_EXECUTABLE_PATH'),
-    browserWsEndpoint: url(env, 'BROWSER_WS_ENDPOINT', ['ws:', 'wss:', 'http:', 'https:']),
     maxConcurrentRuns: integer(env, 'MAX_CONCURRENT_RUNS', Math.max(1, os.availableParallelism()), 1, 1024),
-    runMemoryLimitMb: runMemoryLimit(env),
     providerBaseUrls: {
       A: url(env, 'PROVIDER_A_BASE_URL', web),
       B: url(env, 'PROVIDER_B_BASE_URL', web),

@@ -19,6 +19,31 @@ export class TaskloomError extends Error {
   }
 }
 
+/** A URL or address refused by the outbound rule (ALLOW_PRIVATE_NETWORKS). `reason` is plain words and never holds credentials. */
+export class OutboundBlockedError extends Error {
+  readonly reason: string;
+  /** True when the host name did not resolve (rather than resolving to a refused address). */
+  readonly unresolved: boolean;
+  constructor(reason: string, options: { unresolved?: boolean } = {}) {
+    super(reason);
+    this.name = 'OutboundBlockedError';
+    this.reason = reason;
+    this.unresolved = options.unresolved ?? false;
+  }
+}
+
+/** An outbound request failed for a reason other than the outbound rule. `reason` never holds credentials. */
+export class OutboundRequestError extends Error {
+  readonly reason: string;
+  readonly timedOut: boolean;
+  constructor(reason: string, options: { timedOut?: boolean; cause?: unknown } = {}) {
+    super(reason, { cause: options.cause });
+    this.name = 'OutboundRequestError';
+    this.reason = reason;
+    this.timedOut = options.timedOut ?? false;
+  }
+}
+
 export interface ErrorDefinition {
   readonly code: string;
   readonly statusCode: number;

@@ -111,6 +111,7 @@ export function checkConfig(config: KernelConfig, registry: Registry): void {
     if (!ai.includes(id)) throw new ConfigError('TASKLOOM_AI_SLOTS', `binds slot ${slot} to AI provider "${id}", which no module registers (known: ${ai.join(', ') || 'none'})`);
   }
   for (const { definition, chosen, when } of registry.definitions(config)) readModuleConfig(definition, config.variables, { required: chosen, when });
+  for (const layer of registry.layers()) readModuleConfig(layer, config.variables, { required: true });
   for (const plugin of registry.plugins()) readModuleConfig(plugin, config.variables, { required: true });
 }
 

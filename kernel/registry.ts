@@ -2,7 +2,8 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { KernelConfig } from './config.js';
 import {
-  CONTRACT_ACCEPTS, CONTRACT_VERSIONS, type Capability, type CapabilityInstances, type ProviderContext, type ProviderDefinition,
+  CONTRACT_ACCEPTS, CONTRACT_VERSIONS, type Capability, type CapabilityInstances, type CapabilityServices, type LayerDefinition,
+  type ProviderContext, type ProviderDefinition,
 } from './contracts/provider.js';
 import { readModuleConfig } from './module-config.js';
 import type { PluginDefinition } from './plugin.js';
@@ -11,7 +12,8 @@ export { definePlugin, type PluginDefinition } from './plugin.js';
 
 /** What a taskloom module (built-in or third-party) exports. */
 export interface TaskloomModule {
-  providers?: ProviderDefinition[];
+  /** What it provides to capabilities: implementations (defineProvider), and layers over them (defineLayer). */
+  providers?: Array<ProviderDefinition | LayerDefinition>;
   plugins?: PluginDefinition[];
 }
 
@@ -53,9 +55,11 @@ export function versionProblem(capability: Capability, version: unknown): string
 export class Registry {
   private readonly providers = new Map<Capability, Map<string, ProviderDefinition>>();
   private readonly pluginList: PluginDefinition[] = [];
+  private readonly layerMap = new Map<Capability, LayerDefinition>();
   private shared: SharedContext | undefined;
 
-  addProvider(definition: ProviderDefinition): void {
+  addProvider(definition: ProviderDefinition | LayerDefinition): void {
+    if ('wrap' in definition) return this.addLayer(definition);
     if (!Object.hasOwn(CONTRACT_VERSIONS, definition.capability)) {
       throw new Error(`provider ${definition.id} names unknown capability "${definition.capability}"`);
     }
@@ -65,6 +69,16 @@ export class Registry {
     if (byId.has(definition.id)) throw new Error(`provider ${definition.capability}/${definition.id} is registered twice`);
     byId.set(definition.id, definition);
     this.providers.set(definition.capability, byId);
+  }
+
+  addLayer(definition: LayerDefinition): void {
+    const other = this.layerMap.get(definition.capability);
+    if (other) throw new Error(`layer ${definition.id} and layer ${other.id} both wrap the ${definition.capability} capability`);
+    this.layerMap.set(definition.capability, definition);
+  }
+
+  layers(): LayerDefinition[] {
+    return [...this.layerMap.values()];
   }
 
   addPlugin(definition: PluginDefinition): void {
@@ -115,11 +129,28 @@ export class Registry {
 
   /** Creates provider `id` of `capability` from the one context, with its own variables read out of the configuration. */
   async create<C extends Capability>(capability: C, id: string): Promise<CapabilityInstances[C]> {
-    const shared = this.shared;
-    if (!shared) throw new Error(`the registry has no context yet: cannot create ${capability} provider ${id}`);
+    const shared = this.context(`${capability} provider ${id}`);
     const definition = this.provider(capability, id);
     const config = readModuleConfig(definition, shared.config.variables, { required: true, when: CHOSEN_BY[capability](id) });
     return definition.create({ ...shared, dataDir: shared.config.dataDir, config });
+  }
+
+  /** Provider `id` of `capability` as plugins get it (`app.services`): created, then wrapped by the capability's layer. */
+  async service<C extends Capability>(capability: C, id: string): Promise<CapabilityServices[C]> {
+    const layer = this.layerMap.get(capability) as LayerDefinition<C> | undefined;
+    if (!layer && capability === 'browser') {
+      throw new Error('no layer wraps the browser capability: the composition root registers one (the browser pool)');
+    }
+    const instance = await this.create(capability, id);
+    if (!layer) return instance as unknown as CapabilityServices[C]; // no layer: the service is the instance (never browser)
+    const shared = this.context(`layer ${layer.id}`);
+    const config = readModuleConfig(layer, shared.config.variables, { required: true });
+    return layer.wrap(instance, { ...shared, dataDir: shared.config.dataDir, config });
+  }
+
+  private context(what: string): SharedContext {
+    if (!this.shared) throw new Error(`the registry has no context yet: cannot create ${what}`);
+    return this.shared;
   }
 
   /** Each registered provider with whether the configuration chose it (its required variables must then be set). */

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
-import { createBrowserNetwork, createBrowserPool, settingsCookieStore } from './browser/index.js';
 import type { KernelConfig } from './config.js';
 import { createAiSlots, createOutputTargets } from './capabilities.js';
 import { createExecutionRemoval } from './execution-removal.js';
@@ -12,7 +11,6 @@ import { createMetrics, httpMetrics } from './metrics/index.js';
 import { createOutboundClient, createOutboundGuard, type OutboundGuardOptions } from './outbound/index.js';
 import { checkConfig, readModuleConfig } from './module-config.js';
 import type { Registry } from './registry.js';
-import { openSecretStorage } from './secrets/open-secret-storage.js';
 import type { KernelServices } from './services.js';
 import { errorBody } from './http/error-body.js';
 import allowedHosts from './http/allowed-hosts.js';
@@ -51,24 +49,15 @@ export async function createService(config: KernelConfig, options: CreateService
   const outbound = { guard, client: createOutboundClient(guard) };
   const context = { config, logger, outbound, signal: shutdown.signal };
   registry.configure(context);
-  // Secrets are sealed at rest by the kernel, for every provider; a wrong key stops the start here.
-  const storage = await openSecretStorage(await registry.create('storage', config.storage), { config, logger });
+  // Through the storage layer (secrets sealed at rest, for every provider): a wrong key stops the start here.
+  const storage = await registry.service('storage', config.storage);
   registry.configure({ ...context, storage });
   const instance = createInstance({ settings: storage.settings, logger, id: config.instanceId });
   try {
     // Before any plugin: the executions plugin's recovery and every run rely on this instance's lease.
     await instance.start();
-    const auth = await registry.create('auth', config.authProvider);
-    // Every browser launched here sends its traffic through the outbound rule (a forward proxy, started with the first).
-    const browserNetwork = createBrowserNetwork({ guard, logger });
-    // Lazy: no Chromium starts until the first run asks for a context.
-    const browser = createBrowserPool({
-      driver: await registry.create('browser', config.browserEngine),
-      config,
-      logger: logger.child({ component: 'browser' }),
-      cookieStore: settingsCookieStore(storage.settings),
-      network: browserNetwork,
-    });
+    const auth = await registry.service('auth', config.authProvider);
+    const browser = await registry.service('browser', config.browserEngine);
     const sessionSecret = config.sessionSecret ??
       (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
 
@@ -94,8 +83,8 @@ export async function createService(config: KernelConfig, options: CreateService
     const metrics = createMetrics();
     metrics.observeBrowserContexts(() => browser.openContexts());
     const services: KernelServices = {
-      config, registry, logger, storage, auth, browser, browserNetwork, outbound,
-      scheduler: await registry.create('scheduler', config.scheduler),
+      config, registry, logger, storage, auth, browser, outbound,
+      scheduler: await registry.service('scheduler', config.scheduler),
       ai: await createAiSlots(registry, config.aiSlots),
       output: createOutputTargets(registry), startedAtMs: Date.now(), shutdownSignal: shutdown.signal, instance,
       metrics, executionRemoval: createExecutionRemoval(logger),
@@ -123,7 +112,6 @@ export async function createService(config: KernelConfig, options: CreateService
           await app.close();
         } finally {
           await browser.close(); // before storage: runs ending now still save their cookies
-          await browserNetwork.close(); // after every browser it served
           await services.scheduler.stop(); // idempotent: the schedules plugin stopped it when it was mounted
           await outbound.client.close();
           await instance.stop(); // after the runs ended: the others need not wait for the lease to lapse

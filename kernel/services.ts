@@ -1,5 +1,4 @@
-import type { BrowserNetwork } from './browser/browser-network.js';
-import type { BrowserPool } from './browser/browser-pool.js';
+import type { BrowserPool } from './contracts/browser-pool.js';
 import type { KernelConfig } from './config.js';
 import type { AuthProvider, PublicUser } from './contracts/auth.js';
 import type { Logger } from './contracts/logger.js';
@@ -32,8 +31,6 @@ export interface KernelServices {
   ai: AiSlotProviders;
   /** Output targets by provider id, created on first use (a credential names its provider). */
   output: OutputTargets;
-  /** Holds every browser the service launches to the outbound rule and blocked schemes (give it to launchDedicatedBrowser). */
-  browserNetwork: BrowserNetwork;
   /** The private-network guard and the one HTTP client for outbound calls. */
   outbound: OutboundServices;
   /** Epoch ms when the service started (health `uptime`). */

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright';
-import { detectChromium } from '../../kernel/browser/detect-chromium.js';
+import { detectChromium } from '../../layers/browser-pool/detect-chromium.js';
 import { machineUsage } from './cpu-usage.js';
 import { EXPECTED_DATA, playwrightSteps } from './runs-task.js';
 

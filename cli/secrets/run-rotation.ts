@@ -7,9 +7,10 @@ import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../..
 import { checkConfig } from '../../kernel/module-config.js';
 import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
 import type { Registry } from '../../kernel/registry.js';
-import { KEY_FILE } from '../../kernel/secrets/key-files.js';
-import { rotateSecrets } from '../../kernel/secrets/rotate.js';
-import { SecretsError } from '../../kernel/secrets/secrets-error.js';
+import { KEY_FILE } from '../../layers/sealed-storage/key-files.js';
+import { rotateSecrets } from '../../layers/sealed-storage/rotate.js';
+import { SecretsError } from '../../layers/sealed-storage/secrets-error.js';
+import { keysOf } from '../../layers/sealed-storage/settings.js';
 import type { CliIo } from '../command.js';
 import { builtInRegistry } from '../../app/service.js';
 import { ExitCode } from '../exit-codes.js';
@@ -39,11 +40,12 @@ export async function runRotation(io: CliIo, dataDir: string | undefined): Promi
     registry.configure({ config, logger: quietLogger(io), outbound, signal: stop.signal });
     storage = await registry.create('storage', config.storage);
     await refuseWhileServing(storage);
-    const report = await rotateSecrets(storage, config);
+    const keys = keysOf(config);
+    const report = await rotateSecrets(storage, keys);
     io.stdout.write(`Sealed ${report.resealed} of ${report.total} secret(s) again; every secret is now sealed with key ${report.keyId} (${report.source}).\n`);
     if (report.keyFileReplaced) io.stdout.write(`${path.join(config.dataDir, KEY_FILE)} holds the new key: replace any backup of the old one.\n`);
     else if (existsSync(path.join(config.dataDir, KEY_FILE))) io.stdout.write(`${path.join(config.dataDir, KEY_FILE)} is no longer needed: the store uses SECRETS_KEY.\n`);
-    if (!report.keyFileReplaced && config.previousSecretsKeys.length > 0) io.stdout.write('Remove SECRETS_KEY_PREVIOUS from the configuration of every instance.\n');
+    if (!report.keyFileReplaced && keys.previousSecretsKeys.length > 0) io.stdout.write('Remove SECRETS_KEY_PREVIOUS from the configuration of every instance.\n');
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CliFailure) throw error;

@@ -20,8 +20,8 @@ export interface CheckUrlOptions {
 }
 
 /**
- * The outbound rule. Refusals throw `OutboundBlockedError` (`reason`: plain words, never credentials), or the
- * error of `errorAs`.
+ * The outbound rule. Refusals throw `OutboundBlockedError` (of `taskloom/errors`; `reason`: plain words, never
+ * credentials), or the error of `errorAs`.
  */
 export interface OutboundGuard {
   /** ALLOW_PRIVATE_NETWORKS: when true only schemes are checked. */
@@ -34,6 +34,8 @@ export interface OutboundGuard {
   checkAddress(ip: string): boolean;
   /** Resolves `hostname` and refuses it when any address is not allowed. */
   resolve(hostname: string): Promise<ResolvedAddress[]>;
+  /** True when `host` names the local machine (`localhost` and its kin), refused whatever it resolves to. */
+  isLocalName(host: string): boolean;
 }
 
 export interface OutboundRequestInit {

@@ -2,6 +2,7 @@ import type { Static, TObject } from 'typebox';
 import { AI_CONTRACT_ACCEPTS, AI_CONTRACT_VERSION, type AiProvider } from './ai.js';
 import { AUTH_CONTRACT_ACCEPTS, AUTH_CONTRACT_VERSION, type AuthProvider } from './auth.js';
 import { BROWSER_CONTRACT_ACCEPTS, BROWSER_CONTRACT_VERSION, type BrowserDriver } from './browser.js';
+import type { BrowserPool } from './browser-pool.js';
 import type { Logger } from './logger.js';
 import type { OutboundServices } from './outbound.js';
 import { OUTPUT_CONTRACT_ACCEPTS, OUTPUT_CONTRACT_VERSION, type OutputTarget } from './output.js';
@@ -19,6 +20,11 @@ export interface CapabilityInstances {
 }
 
 export type Capability = keyof CapabilityInstances;
+
+/** What plugins get as `app.services.<capability>`: the provider's instance, or what the capability's layer makes of it. */
+export interface CapabilityServices extends Omit<CapabilityInstances, 'browser'> {
+  browser: BrowserPool;
+}
 
 /**
  * A contract's version, `major.minor`. A minor only adds what a provider may leave out (optional members, new
@@ -103,5 +109,23 @@ export interface ProviderDefinition<C extends Capability = Capability, S extends
 export function defineProvider<C extends Capability, S extends ConfigSchema = NoConfig>(
   definition: ProviderDefinition<C, S>,
 ): ProviderDefinition<C, S> {
+  return definition;
+}
+
+/**
+ * A layer: the shared work done once over whichever provider of a capability is chosen (the browser pool over
+ * the engine, secrets sealed over the storage), so providers only implement their product's primitives. A
+ * composition root registers it beside the providers; a capability has at most one, and `browser` needs one
+ * (its service is a BrowserPool, not the driver).
+ */
+export interface LayerDefinition<C extends Capability = Capability, S extends ConfigSchema = NoConfig> extends Configurable<S> {
+  capability: C;
+  /** Names it in messages, e.g. `browser-pool`. */
+  id: string;
+  /** What plugins get for the chosen provider's `instance`. On failure it closes what it opened (the instance too). */
+  wrap(instance: CapabilityInstances[C], context: ProviderContext<ConfigOf<S>>): Promise<CapabilityServices[C]>;
+}
+
+export function defineLayer<C extends Capability, S extends ConfigSchema = NoConfig>(definition: LayerDefinition<C, S>): LayerDefinition<C, S> {
   return definition;
 }

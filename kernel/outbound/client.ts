@@ -2,22 +2,12 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import type { Agent, buildConnector, Headers, Response as UndiciResponse } from 'undici';
 import type { OutboundClient, OutboundGuard, OutboundRequestInit } from '../contracts/outbound.js';
-import { OutboundBlockedError } from './guard.js';
+import { OutboundBlockedError, OutboundRequestError } from '../errors.js';
 
 export type { OutboundClient, OutboundRequestInit } from '../contracts/outbound.js';
 export type OutboundResponse = Response;
 
-/** The request failed for a reason other than the outbound rule. `reason` never holds credentials. */
-export class OutboundRequestError extends Error {
-  readonly reason: string;
-  readonly timedOut: boolean;
-  constructor(reason: string, options: { timedOut?: boolean; cause?: unknown } = {}) {
-    super(reason, { cause: options.cause });
-    this.name = 'OutboundRequestError';
-    this.reason = reason;
-    this.timedOut = options.timedOut ?? false;
-  }
-}
+export { OutboundRequestError } from '../errors.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_REDIRECTS = 5;

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import type { CheckUrlOptions, OutboundGuard, ResolvedAddress } from '../contracts/outbound.js';
+import { OutboundBlockedError } from '../errors.js';
 
 export type { CheckUrlOptions, OutboundGuard, ResolvedAddress } from '../contracts/outbound.js';
 
@@ -15,18 +16,7 @@ export interface OutboundGuardOptions {
   allowAddress?: (ip: string) => boolean;
 }
 
-/** A URL or address refused by the outbound rule. `reason` is plain words and never holds credentials. */
-export class OutboundBlockedError extends Error {
-  readonly reason: string;
-  /** True when the host name did not resolve (rather than resolving to a refused address). */
-  readonly unresolved: boolean;
-  constructor(reason: string, options: { unresolved?: boolean } = {}) {
-    super(reason);
-    this.name = 'OutboundBlockedError';
-    this.reason = reason;
-    this.unresolved = options.unresolved ?? false;
-  }
-}
+export { OutboundBlockedError } from '../errors.js';
 
 /** Maps an OutboundBlockedError to the catalogue error an endpoint answers with; anything else passes through. */
 export function asError(definition: NonNullable<CheckUrlOptions['errorAs']>, error: unknown): unknown {
@@ -84,7 +74,7 @@ export function createOutboundGuard(options: OutboundGuardOptions): OutboundGuar
     }
   }
 
-  return { allowPrivateNetworks, checkUrl, check: checkUrl, checkAddress, resolve };
+  return { allowPrivateNetworks, checkUrl, check: checkUrl, checkAddress, resolve, isLocalName: (host) => isLocalhostName(unbracket(host)) };
 }
 
 function parseUrl(raw: string, protocols: readonly string[]): URL {

@@ -1,4 +1,4 @@
-import type { BrowserPool } from '../../kernel/browser/index.js';
+import type { WithContext } from '../../kernel/contracts/browser-pool.js';
 import type { InspectablePage } from './window-page.js';
 
 // The decorators of the headful plugin (fastify-plugin, name 'taskloom-headful'), typed for every plugin.
@@ -27,7 +27,7 @@ export interface BrowserSession {
    * `keepCookies` takes the cookies of the browser's own window (where a person logs in over VNC) and
    * writes the run's changes back there. Once the session has ended the outcome is `error`.
    */
-  withContext: BrowserPool['withContext'];
+  withContext: WithContext;
   /** Runs `fn` on the page shown in the browser's own window (its first tab); rejects after `timeoutMs` per command. */
   withWindowPage<T>(fn: (page: InspectablePage) => Promise<T>, timeoutMs: number): Promise<T>;
   /** The browser's loopback DevTools URL while it runs. Internal: callers get the relayed URL instead. */
@@ -53,7 +53,7 @@ export interface HeadfulSession {
    * none is open): a window on the virtual display, visible over VNC. Never rejects; a browser that cannot
    * start gives an `error` outcome; the time a launch takes counts against `limits.timeoutMs`.
    */
-  withContext: BrowserPool['withContext'];
+  withContext: WithContext;
   status(): HeadfulStatus;
   /** The VNC password (generated once and kept in storage settings). */
   vncPassword(): Promise<string>;

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import { chooseChromium, launchDedicatedBrowser, type DedicatedBrowser } from '../../kernel/browser/index.js';
-import type { BrowserDriver } from '../../kernel/contracts/browser.js';
+import type { DedicatedBrowser } from '../../kernel/contracts/browser-pool.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { Errors } from '../../kernel/errors.js';
 import type { KernelServices } from '../../kernel/services.js';
@@ -32,7 +31,6 @@ const HEADFUL_LAUNCH_MS = 20_000;
 export class ManagedBrowser {
   private live: Live | undefined;
   private opening: Promise<BrowserSession> | undefined;
-  private driver: Promise<BrowserDriver> | undefined;
   private closed = false;
 
   constructor(private readonly deps: ManagedBrowserDeps) {}
@@ -80,13 +78,13 @@ export class ManagedBrowser {
       throw Errors.SHUTTING_DOWN();
     }
     const id = `bs_${crypto.randomBytes(12).toString('base64url')}`;
-    const { cdpEndpoint } = browser;
+    const { cdpEndpoint, withCdp } = browser;
     const session: BrowserSession = {
       id,
       headless: browser.headless,
       pid: browser.pid,
       withContext: (options, fn, limits) => browser.withContext(options, fn, limits),
-      withWindowPage: (fn, timeoutMs) => withWindowPage(cdpEndpoint, timeoutMs, fn),
+      withWindowPage: (fn, timeoutMs) => withWindowPage(withCdp, timeoutMs, fn),
       cdpEndpoint: () => (browser.isConnected() ? cdpEndpoint : undefined),
     };
     this.live = { session, browser };
@@ -102,16 +100,13 @@ export class ManagedBrowser {
 
   private async launchBrowser(headless: boolean): Promise<DedicatedBrowser> {
     const { services, logger } = this.deps;
-    const { config } = services;
-    const driver = await this.engine();
-    // A window needs a full Chromium; without one the error says what to install (a headless shell cannot).
-    const chromium = await chooseChromium({ configuredPath: config.browserExecutablePath, driver, use: headless ? 'any' : 'window' });
-    const common = { driver, executablePath: chromium.executablePath, logger, cookieStore: windowCookieStore, network: services.browserNetwork };
+    // A window needs a full Chromium (without one the error says what to install): the headless fallback keeps it.
+    const common = { chromium: headless ? 'any' as const : 'window' as const, cookieStore: windowCookieStore };
     if (!headless) {
       const display = await this.deps.display();
       try {
-        return await launchDedicatedBrowser({
-          ...common, headless: false, env: display ? { ...chromium.env, DISPLAY: display } : chromium.env, launchTimeoutMs: HEADFUL_LAUNCH_MS,
+        return await services.browser.launchDedicated({
+          ...common, headless: false, env: display ? { DISPLAY: display } : {}, launchTimeoutMs: HEADFUL_LAUNCH_MS,
           // The display has no window manager to maximise it: fill the virtual screen from its corner.
           args: ['--window-position=0,0', `--window-size=${SCREEN_SIZE.width},${SCREEN_SIZE.height}`],
         });
@@ -120,16 +115,6 @@ export class ManagedBrowser {
           'a headful browser could not start (is a display available? set USE_NOVNC=true or DISPLAY); starting it headless');
       }
     }
-    return launchDedicatedBrowser({ ...common, env: chromium.env, headless: true });
-  }
-
-  /** Its own instance of the configured engine: the kernel's pool keeps its driver to itself. */
-  private engine(): Promise<BrowserDriver> {
-    const { config, registry } = this.deps.services;
-    this.driver ??= registry.create('browser', config.browserEngine).catch((error: unknown) => {
-      this.driver = undefined; // the next demand tries again
-      throw error;
-    });
-    return this.driver;
+    return services.browser.launchDedicated({ ...common, headless: true });
   }
 }

@@ -1,5 +1,5 @@
-import { cookieKey, withCdp, type CdpConnection, type CookieStore } from '../../kernel/browser/index.js';
 import type { BrowserCookie } from '../../kernel/contracts/browser.js';
+import type { CdpConnection, CookieStore, WithCdp } from '../../kernel/contracts/browser-pool.js';
 
 const CDP_MS = 5000;
 
@@ -20,10 +20,10 @@ interface CdpCookie {
  * pool's cookie store: a run in the session starts with them and its changes go back, so a login done by
  * hand carries into the task and what the task changes is what the person then sees.
  */
-export function windowCookieStore(cdpEndpoint: string): CookieStore {
+export function windowCookieStore({ withCdp }: { withCdp: WithCdp }): CookieStore {
   return {
-    get: () => withCdp(cdpEndpoint, CDP_MS, async (cdp) => (await read(cdp)).map(fromCdp)),
-    set: (next) => withCdp(cdpEndpoint, CDP_MS, async (cdp) => {
+    get: () => withCdp(CDP_MS, async (cdp) => (await read(cdp)).map(fromCdp)),
+    set: (next) => withCdp(CDP_MS, async (cdp) => {
       const current = new Map((await read(cdp)).map((c) => [cookieKey(c), fromCdp(c)]));
       const wanted = new Set(next.map(cookieKey));
       const changed = next.filter((c) => !same(current.get(cookieKey(c)), c));
@@ -34,6 +34,8 @@ export function windowCookieStore(cdpEndpoint: string): CookieStore {
     }),
   };
 }
+
+const cookieKey = (c: Pick<BrowserCookie, 'name' | 'domain' | 'path'>) => `${c.name}\u0000${c.domain}\u0000${c.path}`;
 
 async function read(cdp: CdpConnection): Promise<CdpCookie[]> {
   // No browserContextId: the default context.

@@ -1,5 +1,5 @@
-import { withCdp, type CdpConnection } from '../../kernel/browser/index.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
+import type { CdpConnection, WithCdp } from '../../kernel/contracts/browser-pool.js';
 
 /** What the inspector needs of a page; both a run's page and the page of a session's window offer it. */
 export type InspectablePage = Pick<BrowserPage, 'goto' | 'evaluate' | 'screenshot'>;
@@ -19,8 +19,8 @@ interface EvaluateAnswer {
  * Runs `fn` with the page a person sees in the browser's own window (its first tab, opened when there is
  * none), driven over the DevTools protocol: the engines only drive the contexts they opened themselves.
  */
-export function withWindowPage<T>(cdpEndpoint: string, timeoutMs: number, fn: (page: InspectablePage) => Promise<T>): Promise<T> {
-  return withCdp(cdpEndpoint, timeoutMs, async (cdp) => {
+export function withWindowPage<T>(withCdp: WithCdp, timeoutMs: number, fn: (page: InspectablePage) => Promise<T>): Promise<T> {
+  return withCdp(timeoutMs, async (cdp) => {
     const sessionId = await attachToWindowPage(cdp);
     await cdp.send('Page.enable', {}, sessionId);
     return fn(windowPage(cdp, sessionId));

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserPool } from '../../kernel/browser/index.js';
-import { settleWithin } from '../../kernel/browser/settle-within.js';
+import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
+import { settleWithin } from './settle-within.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
 import type { ExecutionResult, ExecutionStatus } from '../../kernel/contracts/records.js';
 import type { ProxyChoice } from '../../kernel/contracts/settings.js';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { BrowserPool } from '../../kernel/browser/index.js';
+import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { ExecutionRecord, ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
 import type { ProxyRotation } from '../../kernel/contracts/settings.js';

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { loadConfig } from '../../kernel/config.js';
-import { readKeyFile } from '../../kernel/secrets/key-files.js';
-import { rotateSecrets } from '../../kernel/secrets/rotate.js';
+import { readKeyFile } from '../../layers/sealed-storage/key-files.js';
+import { rotateSecrets } from '../../layers/sealed-storage/rotate.js';
+import { keysOf } from '../../layers/sealed-storage/settings.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
 import { startBaserowStandIn, type BaserowStandIn } from '../stand-ins/baserow.js';
 import { assertSecretsServe, foundIn, plantSecrets, readTree, storedSessionSecret, type Planted } from '../support/planted-secrets.js';
@@ -85,7 +86,7 @@ describe('taskloom secrets rotate (JSON store)', { timeout: 180_000 }, () => {
         : Reflect.get(target, property),
     }) as StorageProvider;
     try {
-      await assert.rejects(rotateSecrets(failing, loadConfig({ DATA_DIR: dataDir })), /disk failed/);
+      await assert.rejects(rotateSecrets(failing, keysOf(loadConfig({ DATA_DIR: dataDir }))), /disk failed/);
     } finally {
       await raw.close();
     }

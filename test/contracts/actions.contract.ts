@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserPool, ContextOutcome } from '../../kernel/browser/index.js';
+import type { BrowserPool, ContextOutcome } from '../../layers/browser-pool/index.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
 import type { Action } from '../../kernel/contracts/records.js';
 import { ActionError, ExtractionError, runActions, type RunnerHooks, type RunnerOutput } from '../../plugins/runs/runner/index.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserDriver, BrowserHandle, BrowserPage, ContextHandle } from '../../kernel/contracts/browser.js';
-import { ChromiumNotFoundError, detectChromium } from '../../kernel/browser/detect-chromium.js';
+import { ChromiumNotFoundError, detectChromium } from '../../layers/browser-pool/detect-chromium.js';
 import { startCountingProxy, startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { browserPoolCases } from '../providers/browser/pool-cases.js';
 

@@ -1,7 +1,7 @@
 // End to end on the real clock: a one-minute schedule fires through the real runs plugin and Chromium.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { detectChromium } from '../../kernel/browser/index.js';
+import { detectChromium } from '../../layers/browser-pool/index.js';
 import { startPagesServer } from '../support/pages-server.js';
 import { startService } from '../support/service.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../kernel/config.js';
-import { formatSecretKey, generateSecretKey } from '../../kernel/secrets/secret-key.js';
+import { formatSecretKey, generateSecretKey } from '../../layers/sealed-storage/secret-key.js';
 import { openPostgresStorage } from '../../providers/storage/postgres/postgres-storage.js';
 import { runTaskloom } from '../cli/cli-process.js';
 import { startBaserowStandIn, type BaserowStandIn } from '../stand-ins/baserow.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../kernel/config.js';
 import { createService } from '../../app/service.js';
-import { generateSecretKey, formatSecretKey } from '../../kernel/secrets/secret-key.js';
+import { generateSecretKey, formatSecretKey } from '../../layers/sealed-storage/secret-key.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
 import { startBaserowStandIn } from '../stand-ins/baserow.js';
 import { makeCredential } from '../contracts/storage/harness.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { chromium } from 'playwright';
-import { detectChromium } from '../../kernel/browser/index.js';
+import { detectChromium } from '../../layers/browser-pool/index.js';
 import { startPagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService } from '../support/service.js';
 

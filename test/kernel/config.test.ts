@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { builtInRegistry } from '../../app/service.js';
 import { ConfigError, loadConfig as loadKernelConfig } from '../../kernel/config.js';
 import { checkConfig, readModuleConfig } from '../../kernel/module-config.js';
+import { browserPool } from '../../layers/browser-pool/index.js';
+import { keysOf } from '../../layers/sealed-storage/settings.js';
 import { playwrightBrowser } from '../../providers/browser/playwright/index.js';
 
 const registry = await builtInRegistry();
@@ -82,11 +84,11 @@ describe('configuration: SECRETS_KEY', () => {
 
   it('takes 32 bytes as hex, base64 or base64url; SECRETS_KEY_PREVIOUS takes several', () => {
     for (const text of [key.toString('hex'), key.toString('base64'), key.toString('base64url'), ` ${key.toString('base64')}\n`]) {
-      assert.deepEqual(loadConfig({ SECRETS_KEY: text }).secretsKey, key, text);
+      assert.deepEqual(keysOf(loadConfig({ SECRETS_KEY: text })).secretsKey, key, text);
     }
     const other = Buffer.alloc(32, 9);
-    assert.deepEqual(loadConfig({ SECRETS_KEY_PREVIOUS: `${key.toString('hex')},${other.toString('base64')}` }).previousSecretsKeys, [key, other]);
-    assert.deepEqual([loadConfig({}).secretsKey, loadConfig({}).previousSecretsKeys], [undefined, []]);
+    assert.deepEqual(keysOf(loadConfig({ SECRETS_KEY_PREVIOUS: `${key.toString('hex')},${other.toString('base64')}` })).previousSecretsKeys, [key, other]);
+    assert.deepEqual([keysOf(loadConfig({})).secretsKey, keysOf(loadConfig({})).previousSecretsKeys], [undefined, []]);
   });
 
   const bad: Array<[string, string]> = [
@@ -126,9 +128,10 @@ describe('configuration: BROWSER_USER', () => {
 });
 
 describe('configuration: RUN_MEMORY_LIMIT_MB', () => {
+  const limit = (env: Record<string, string>) => readModuleConfig(browserPool, loadConfig(env).variables, { required: true }).RUN_MEMORY_LIMIT_MB;
   it('defaults to 1024 MB; takes 0 (no limit) or a number of MB from 128', () => {
-    assert.equal(loadConfig({}).runMemoryLimitMb, 1024);
-    for (const value of ['0', '128', '4096']) assert.equal(loadConfig({ RUN_MEMORY_LIMIT_MB: value }).runMemoryLimitMb, Number(value));
+    assert.equal(limit({}), 1024);
+    for (const value of ['0', '128', '4096']) assert.equal(limit({ RUN_MEMORY_LIMIT_MB: value }), Number(value));
   });
 
   for (const value of ['64', '-1', '1.5', 'lots', '2000000']) {

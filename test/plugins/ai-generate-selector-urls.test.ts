@@ -4,7 +4,7 @@
 // that lets the local test pages through but no other loopback address.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createBrowserPool, createMemoryCookieStore } from '../../kernel/browser/index.js';
+import { createBrowserPool, createMemoryCookieStore } from '../../layers/browser-pool/index.js';
 import { Errors } from '../../kernel/errors.js';
 import { createOutboundGuard } from '../../kernel/outbound/index.js';
 import type { KernelServices } from '../../kernel/services.js';

@@ -7,8 +7,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { connectCdp, type CdpConnection } from '../../kernel/browser/cdp-connection.js';
-import { findOnPath, NAMES_ON_PATH } from '../../kernel/browser/detect-chromium.js';
+import { connectCdp, type CdpConnection } from '../../layers/browser-pool/cdp-connection.js';
+import { findOnPath, NAMES_ON_PATH } from '../../layers/browser-pool/detect-chromium.js';
 import { startOutboundSites, type OutboundSites } from '../support/outbound-sites.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

@@ -1,5 +1,5 @@
 // The action runner on the Playwright engine (test/contracts/actions.contract.ts).
-import { createBrowserPool, createMemoryCookieStore } from '../../kernel/browser/index.js';
+import { createBrowserPool, createMemoryCookieStore } from '../../layers/browser-pool/index.js';
 import { createPlaywrightDriver } from '../../providers/browser/playwright/index.js';
 import { actionsContract } from '../contracts/actions.contract.js';
 import { silentLogger } from '../providers/browser/chromium-processes.js';

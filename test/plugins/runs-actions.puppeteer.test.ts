@@ -1,5 +1,5 @@
 // The action runner on the Puppeteer engine (test/contracts/actions.contract.ts).
-import { createBrowserPool, createMemoryCookieStore } from '../../kernel/browser/index.js';
+import { createBrowserPool, createMemoryCookieStore } from '../../layers/browser-pool/index.js';
 import { createPuppeteerDriver } from '../../providers/browser/puppeteer/index.js';
 import { actionsContract } from '../contracts/actions.contract.js';
 import { silentLogger } from '../providers/browser/chromium-processes.js';

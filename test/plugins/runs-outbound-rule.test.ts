@@ -3,7 +3,7 @@
 // The allowed site stands on 127.0.0.2 (the guard's test allowance), the machine's own on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { findOnPath, HEADLESS_NAMES_ON_PATH, NAMES_ON_PATH } from '../../kernel/browser/detect-chromium.js';
+import { findOnPath, HEADLESS_NAMES_ON_PATH, NAMES_ON_PATH } from '../../layers/browser-pool/detect-chromium.js';
 import { startOutboundSites, type OutboundSites } from '../support/outbound-sites.js';
 import { startHttpUpstream, UPSTREAM_CREDENTIALS, type UpstreamStandIn } from '../support/proxy-servers.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';

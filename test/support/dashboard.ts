@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright';
-import { detectChromium } from '../../kernel/browser/index.js';
+import { detectChromium } from '../../layers/browser-pool/index.js';
 import { ADMIN } from './service.js';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'];

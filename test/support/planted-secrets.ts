@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
-import { loadKeyring, type KeyConfig } from '../../kernel/secrets/load-keyring.js';
-import { sealStorage } from '../../kernel/secrets/open-secret-storage.js';
+import type { KernelConfig } from '../../kernel/config.js';
+import { loadKeyring, type KeyConfig } from '../../layers/sealed-storage/load-keyring.js';
+import { keysOf } from '../../layers/sealed-storage/settings.js';
+import { sealStorage } from '../../layers/sealed-storage/open-secret-storage.js';
 import type { BaserowStandIn } from '../stand-ins/baserow.js';
 import { ADMIN, request, sessionCookie } from './service.js';
 
@@ -83,8 +85,8 @@ export async function readTree(dir: string, skip = (name: string) => name.starts
 }
 
 /** The session secret the service generated, read through the kernel's sealing with the key at hand. */
-export async function storedSessionSecret(raw: StorageProvider, config: KeyConfig): Promise<string> {
-  const loaded = await loadKeyring(config, { create: false });
+export async function storedSessionSecret(raw: StorageProvider, config: KeyConfig | KernelConfig): Promise<string> {
+  const loaded = await loadKeyring('variables' in config ? keysOf(config) : config, { create: false });
   assert.ok(loaded, 'a key is at hand');
   const secret = await sealStorage(raw, loaded.keyring).settings.get<string>('sessionSecret');
   assert.match(String(secret), /^[0-9a-f]{64}$/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCookieJar, createMemoryCookieStore, mergeCookies } from '../../../kernel/browser/cookie-jar.js';
+import { createCookieJar, createMemoryCookieStore, mergeCookies } from '../../../layers/browser-pool/cookie-jar.js';
 import type { BrowserCookie } from '../../../kernel/contracts/browser.js';
 
 const NOW = 1_800_000_000;

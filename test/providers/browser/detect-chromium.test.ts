@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ChromiumNotFoundError, detectChromium } from '../../../kernel/browser/detect-chromium.js';
+import { ChromiumNotFoundError, detectChromium } from '../../../layers/browser-pool/detect-chromium.js';
 
 describe('Chromium detection', () => {
   let dir: string;

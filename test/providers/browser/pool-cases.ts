@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createBrowserPool, type BrowserPool } from '../../../kernel/browser/browser-pool.js';
+import { createBrowserPool, type BrowserPool } from '../../../layers/browser-pool/browser-pool.js';
 import type { BrowserDriver, BrowserHandle, ContextHandle } from '../../../kernel/contracts/browser.js';
 import type { DriverFactory } from '../../contracts/browser.contract.js';
 import type { PagesServer } from '../../support/pages-server.js';

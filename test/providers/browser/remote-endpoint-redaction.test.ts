@@ -1,7 +1,7 @@
 // BROWSER_WS_ENDPOINT as logs and run errors show it: tokens in the query, user info and secret paths go.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactEndpoint, scrubEndpoint } from '../../../kernel/browser/endpoint-redaction.js';
+import { redactEndpoint, scrubEndpoint } from '../../../layers/browser-pool/endpoint-redaction.js';
 
 describe('remote browser endpoint redaction', () => {
   it('keeps scheme, host, port and plain path words; hides query values, user info and secret segments', () => {

@@ -8,7 +8,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserServer } from 'playwright';
-import { createBrowserPool } from '../../../kernel/browser/browser-pool.js';
+import { createBrowserPool } from '../../../layers/browser-pool/browser-pool.js';
 import { createPlaywrightDriver } from '../../../providers/browser/playwright/index.js';
 import { chromiumOrSkip } from '../../contracts/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../../support/pages-server.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { COOKIE_JAR_KEY } from '../../../kernel/browser/index.js';
+import { COOKIE_JAR_KEY } from '../../../layers/browser-pool/index.js';
 import { chromiumOrSkip } from '../../contracts/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../../support/pages-server.js';
 import { startService, type TestService } from '../../support/service.js';

@@ -1,0 +1,76 @@
+import type { BrowserCookie } from '../../kernel/contracts/browser.js';
+import type { CookieJar, CookieStore } from '../../kernel/contracts/browser-pool.js';
+
+export type { CookieJar, CookieStore } from '../../kernel/contracts/browser-pool.js';
+
+export function cookieKey(c: Pick<BrowserCookie, 'name' | 'domain' | 'path'>): string {
+  return `${c.name}\u0000${c.domain}\u0000${c.path}`;
+}
+
+export function isExpired(c: BrowserCookie, nowSeconds: number): boolean {
+  return c.expires !== -1 && c.expires > 0 && c.expires <= nowSeconds;
+}
+
+function same(a: BrowserCookie, b: BrowserCookie): boolean {
+  return a.value === b.value && a.expires === b.expires && a.httpOnly === b.httpOnly &&
+    a.secure === b.secure && a.sameSite === b.sameSite;
+}
+
+/** The three-way merge behind `CookieJar.merge`, pure for testing. */
+export function mergeCookies(
+  current: BrowserCookie[],
+  loaded: BrowserCookie[],
+  final: BrowserCookie[],
+  nowSeconds: number,
+): BrowserCookie[] {
+  const jar = new Map(current.map((c) => [cookieKey(c), c]));
+  const before = new Map(loaded.map((c) => [cookieKey(c), c]));
+  const after = new Map(final.map((c) => [cookieKey(c), c]));
+  for (const [key, cookie] of after) {
+    const original = before.get(key);
+    if (!original || !same(original, cookie)) jar.set(key, cookie);
+  }
+  for (const [key, original] of before) {
+    const stored = jar.get(key);
+    if (!after.has(key) && stored && same(stored, original)) jar.delete(key);
+  }
+  return [...jar.values()].filter((c) => !isExpired(c, nowSeconds));
+}
+
+function domainOf(domain: string): string {
+  return domain.replace(/^\./, '').toLowerCase();
+}
+
+export function createCookieJar(store: CookieStore, now: () => number = Date.now): CookieJar {
+  // Merges and clears run one after another, so two runs ending together both land.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const seconds = () => now() / 1000;
+  return {
+    async load() {
+      return (await store.get()).filter((c) => !isExpired(c, seconds()));
+    },
+    merge: (loaded, final) =>
+      serial(async () => store.set(mergeCookies(await store.get(), loaded, final, seconds()))),
+    clear: (domain) =>
+      serial(async () => {
+        const cookies = await store.get();
+        const keep = domain === undefined ? [] : cookies.filter((c) => domainOf(c.domain) !== domainOf(domain));
+        await store.set(keep);
+        return cookies.length - keep.length;
+      }),
+  };
+}
+
+/** A jar store that lives as long as the process (tests, stateless set-ups). */
+export function createMemoryCookieStore(initial: BrowserCookie[] = []): CookieStore {
+  let cookies = [...initial];
+  return {
+    get: async () => [...cookies],
+    set: async (next) => { cookies = [...next]; },
+  };
+}
