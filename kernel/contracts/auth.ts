@@ -1,3 +1,5 @@
+import type { UserRecord } from './records.js';
+
 /**
  * The auth contract's version (`major.minor`, see provider.ts). 1.1 added the optional `identify` (a provider
  * that knows the caller from the request itself); providers built for 1.0 are accepted as they are.
@@ -5,12 +7,8 @@
 export const AUTH_CONTRACT_VERSION = '1.1';
 export const AUTH_CONTRACT_ACCEPTS = '1.0';
 
-/** A user as the API shows it: never a password hash. */
-export interface PublicUser {
-  id: string;
-  name: string;
-  email: string;
-}
+/** A user as the API shows it: the user record (records.ts) without its password hash. */
+export type PublicUser = Pick<UserRecord, 'id' | 'name' | 'email'>;
 
 export interface LoginResult {
   user: PublicUser;

@@ -51,18 +51,18 @@ export type ActionType = (typeof ACTION_TYPES)[number];
 /** A recurring schedule attached to a task. The `lastRun*` and `nextRun` fields are maintained by the scheduler. */
 export const Schedule = named('Schedule', Type.Object({
   enabled: Type.Boolean(),
-  frequency: Type.Optional(Type.Enum([...SCHEDULE_FREQUENCIES])),
-  intervalMinutes: Type.Optional(Type.Integer({ minimum: 1 })),
-  hour: Type.Optional(Type.Integer({ minimum: 0, maximum: 23 })),
-  minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 59 })),
-  daysOfWeek: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 6 }), { maxItems: 7 })),
-  dayOfMonth: Type.Optional(Type.Integer({ minimum: 1, maximum: 31 })),
-  cron: Type.Optional(Type.String({ maxLength: 200 })),
-  timezone: Type.Optional(Type.String({ maxLength: 100 })),
+  frequency: Type.Optional(Type.Enum([...SCHEDULE_FREQUENCIES], { description: 'may be omitted when cron is given' })),
+  intervalMinutes: Type.Optional(Type.Integer({ minimum: 1, description: 'interval: minutes between runs (up to 1440)' })),
+  hour: Type.Optional(Type.Integer({ minimum: 0, maximum: 23, description: 'default 0; daily, weekly, monthly' })),
+  minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 59, description: 'default 0; hourly, daily, weekly, monthly' })),
+  daysOfWeek: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 6 }), { maxItems: 7, description: 'weekly: 0 is Sunday, 6 Saturday' })),
+  dayOfMonth: Type.Optional(Type.Integer({ minimum: 1, maximum: 31, description: 'monthly; months without that day are skipped' })),
+  cron: Type.Optional(Type.String({ maxLength: 200, description: 'five fields; wins over the frequency fields' })),
+  timezone: Type.Optional(Type.String({ maxLength: 100, description: 'IANA name; default: the server time zone' })),
   lastRun: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   lastRunStatus: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   lastRunDurationMs: Type.Optional(Nullable(Type.Number())),
-  nextRun: Type.Optional(Nullable(Type.Number())),
+  nextRun: Type.Optional(Nullable(Type.Number({ description: 'epoch ms of the next fire' }))),
 }, { additionalProperties: false }));
 export type Schedule = Static<typeof Schedule>;
 
@@ -217,7 +217,7 @@ export const RunAnswer = named('RunAnswer', Type.Object({
   durationMs: Execution.properties.durationMs,
   result: RunResult,
 }));
-export type RunAnswer = Static<typeof RunAnswer>;
+export type RunAnswer = Static<typeof RunAnswer> & { result: ExecutionResult };
 
 /** A capture file of a run (screenshot or recording) as every endpoint describes it. */
 export const Capture = named('Capture', Type.Object({

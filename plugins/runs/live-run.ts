@@ -1,14 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { ExecutionLogLine, ExecutionResult, ExecutionStatus } from '../../kernel/contracts/records.js';
+import type { ExecutionLogLine, ExecutionStatus, RunAnswer } from '../../kernel/contracts/records.js';
 
-/** What `POST /api/tasks/{id}/api` answers and the completion webhook carries (spec, "Events"). */
-export interface RunAnswer {
-  executionId: string;
-  taskId: string;
-  status: ExecutionStatus;
-  durationMs: number;
-  result: ExecutionResult;
-}
+/** What `POST /api/tasks/{id}/api` answers and the completion webhook carries (spec, "Events"): the record's view. */
+export type { RunAnswer };
 
 /** Why a run was stopped from outside: the status it ends with and the message recorded. */
 export class RunStop extends Error {

@@ -1,11 +1,14 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { SCHEDULE_FREQUENCIES, Schedule as StoredSchedule } from '../../kernel/contracts/records.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const FREQUENCIES = ['interval', 'hourly', 'daily', 'weekly', 'monthly'] as const;
 
-/** Types only: ranges and the rules between fields are checked by resolve.ts, so they answer INVALID_SCHEDULE. */
+/**
+ * The Schedule record's fields as a body takes them: types only, since ranges and the rules between fields are
+ * checked by resolve.ts, so they answer INVALID_SCHEDULE with the reason (and `describe` explains a bad one).
+ */
 const timingFields = {
-  frequency: Type.Optional(Type.Enum([...FREQUENCIES], { description: 'may be omitted when cron is given' })),
+  frequency: Type.Optional(Type.Enum([...SCHEDULE_FREQUENCIES], { description: 'may be omitted when cron is given' })),
   intervalMinutes: Type.Optional(Type.Integer({ description: '1 to 1440; required for interval' })),
   hour: Type.Optional(Type.Integer({ description: '0 to 23 (default 0); daily, weekly, monthly' })),
   minute: Type.Optional(Type.Integer({ description: '0 to 59 (default 0); hourly, daily, weekly, monthly' })),
@@ -31,14 +34,10 @@ export const ScheduleBody = Type.Object({
 }, { additionalProperties: false });
 export type ScheduleInput = Static<typeof ScheduleBody>;
 
-/** A schedule as answered: the stored fields and `nextRun` (epoch ms, null when disabled or invalid). */
+/** A schedule as answered: the stored record (kernel/contracts/records.ts) with `nextRun` always there. */
 export const Schedule = Type.Object({
-  enabled: Type.Boolean(),
-  ...timingFields,
-  lastRun: Type.Optional(Nullable(Type.String())),
-  lastRunStatus: Type.Optional(Nullable(Type.String())),
-  lastRunDurationMs: Type.Optional(Nullable(Type.Number())),
-  nextRun: Nullable(Type.Number({ description: 'epoch ms of the next fire' })),
+  ...StoredSchedule.properties,
+  nextRun: Nullable(Type.Number({ description: 'epoch ms of the next fire; null when disabled or invalid' })),
 });
 
 const Cron = Nullable(Type.String({ description: 'the resolved five-field cron; null for an interval no cron expresses' }));

@@ -3,13 +3,13 @@
  * imported as types only: nothing of the kernel, and no TypeBox, reaches the bundle.
  */
 
-import type { ProxyRecord } from '../../../kernel/contracts/records.js';
-
 export type {
   Action, Capture, Credential, ExecutionStatus, Output as OutputTarget, RunAnswer, Schedule, TaskDraft as Task,
   TaskListEntry, User, ExecutionLogLine as LogLine, ExecutionRecord as Execution, ExecutionResult as RunResult,
+  /** A proxy as answered (the password, when set, is the mask). */
+  ProxyRecord as Proxy,
 } from '../../../kernel/contracts/records.js';
-import type { TaskDraft, TaskVersion as StoredVersion } from '../../../kernel/contracts/records.js';
+import type { ProxyRecord, TaskDraft, TaskVersion as StoredVersion } from '../../../kernel/contracts/records.js';
 
 /** A version of a task, its snapshot read as the editor reads a task. */
 export type TaskVersion = Omit<StoredVersion, 'snapshot'> & { snapshot: TaskDraft };
@@ -17,11 +17,8 @@ export type TaskVersion = Omit<StoredVersion, 'snapshot'> & { snapshot: TaskDraf
 /** The value list itself (the types above are erased; this is the one value the dashboard needs at run time). */
 export { EXECUTION_STATUSES } from '../../../kernel/contracts/record-values.js';
 
-/** A proxy as answered (the password, when set, is the mask). */
-export type Proxy = ProxyRecord;
-
 export interface ProxySettings {
-  proxies: Proxy[];
+  proxies: ProxyRecord[];
   defaultProxyId: string;
   includeDefaultInRotation: boolean;
   rotationMode: 'round-robin' | 'random';

@@ -12,7 +12,7 @@ export interface RunState {
   error?: unknown;
 }
 
-interface Queued { executionId: string; taskId: string; status: ExecutionStatus }
+type Queued = Pick<Execution, 'executionId' | 'taskId' | 'status'>;
 
 const UNFINISHED: ExecutionStatus[] = ['queued', 'running'];
 const RETRY_MS = 1000;
