@@ -30,7 +30,7 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
  * One of `values` when written through the API, typed as any string: a store may hold a value this version does not
  * know (written by an older or newer service), and readers must expect it.
  */
-const OneOf = (values: readonly string[], options: Record<string, unknown> = {}) => Type.Unsafe<string>(Type.Enum([...values], options));
+const OneOf = (values: readonly string[]) => Type.Unsafe<string>(Type.Enum([...values]));
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const DateTime = Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601' });
 

@@ -1,4 +1,4 @@
-import { Type, type Static, type TNull, type TOptional, type TProperties, type TSchema, type TUnion, type TUnknown } from 'typebox';
+import { Type, type Static, type TNull, type TOptional, type TProperties, type TSchema, type TUnion } from 'typebox';
 import { Task, TaskListEntry } from '../../kernel/contracts/records.js';
 
 // The task record (kernel/contracts/records.ts) is the one definition; the bodies below are made from it.
@@ -35,7 +35,7 @@ function patchable<P extends TProperties>(properties: P, required: readonly stri
 
 /** `PATCH /api/tasks/{id}`: any subset of the fields; null removes an optional one; `id` is ignored. */
 export const TaskPatchBody = Type.Object({
-  id: Type.Optional(Type.Unknown() as TUnknown),
+  id: Type.Optional(Type.Unknown()),
   ...patchable(settable, Task.required),
   ...echoed,
 }, { additionalProperties: false });
