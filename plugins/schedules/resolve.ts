@@ -77,12 +77,25 @@ function frequencyCron(schedule: ScheduleTimingFields): string {
 }
 
 /**
+ * Every field given must be in its range, also those a cron overrides: what is stored is a Schedule record, which
+ * every answer must be able to show.
+ */
+function checkRanges(schedule: ScheduleTimingFields): void {
+  inRange('intervalMinutes', schedule.intervalMinutes, 1, 1440, 0);
+  inRange('hour', schedule.hour, 0, 23, 0);
+  inRange('minute', schedule.minute, 0, 59, 0);
+  for (const day of schedule.daysOfWeek ?? []) inRange('each of daysOfWeek', day, 0, 6, 0);
+  inRange('dayOfMonth', schedule.dayOfMonth, 1, 31, 1);
+}
+
+/**
  * What a schedule means, checked field by field; throws INVALID_SCHEDULE with the reason. A non-blank `cron`
  * wins over the frequency fields ("full control"). Missing `hour` or `minute` mean 0. The cron's own syntax is
  * the scheduler's to judge (`Scheduler.upcoming`), except the five-field rule of the API.
  */
 export function resolveTiming(schedule: ScheduleTimingFields): ResolvedTiming {
   const { timezone } = schedule;
+  checkRanges(schedule);
   if (timezone !== undefined && !knownTimezone(timezone)) {
     throw invalid(`timezone "${timezone}" is not a known IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
   }

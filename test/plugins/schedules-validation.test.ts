@@ -29,6 +29,11 @@ const INVALID: Array<[string, Record<string, unknown>, RegExp]> = [
   ['monthly without dayOfMonth', { frequency: 'monthly', hour: 9 }, /dayOfMonth \(1 to 31\) is required when frequency is monthly/],
   ['dayOfMonth 0', { frequency: 'monthly', dayOfMonth: 0 }, /dayOfMonth must be a whole number from 1 to 31, got 0/],
   ['dayOfMonth 32', { frequency: 'monthly', dayOfMonth: 32 }, /dayOfMonth must be a whole number from 1 to 31, got 32/],
+  // A cron wins over the frequency fields, but what is stored must still be a valid Schedule record.
+  ['a cron with a day of week 79', { cron: '*/5 * * * *', frequency: 'hourly', daysOfWeek: [79, 89] }, /each of daysOfWeek must be a whole number from 0 to 6, got 79/],
+  ['a cron with hour 30', { cron: '*/5 * * * *', hour: 30 }, /hour must be a whole number from 0 to 23, got 30/],
+  ['a cron with dayOfMonth 0', { cron: '*/5 * * * *', dayOfMonth: 0 }, /dayOfMonth must be a whole number from 1 to 31, got 0/],
+  ['a cron with intervalMinutes 0', { cron: '*/5 * * * *', intervalMinutes: 0 }, /intervalMinutes must be a whole number from 1 to 1440, got 0/],
   ['a cron of one word', { cron: 'daily' }, /cron "daily" has 1 field\(s\); it needs five/],
   ['a cron of four fields', { cron: '0 9 * *' }, /has 4 field\(s\)/],
   ['a cron with seconds', { cron: '0 0 9 * * *' }, /has 6 field\(s\)/],
