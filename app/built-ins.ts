@@ -21,6 +21,7 @@ import { executionsPlugin } from '../plugins/executions/index.js';
 import { headfulPlugin } from '../plugins/headful/index.js';
 import { healthPlugin } from '../plugins/health/index.js';
 import { inspectorPlugin } from '../plugins/inspector/index.js';
+import { instancesPlugin } from '../plugins/instances/index.js';
 import { metricsPlugin } from '../plugins/metrics/index.js';
 import { openapiPlugin } from '../plugins/openapi/index.js';
 import { portabilityPlugin } from '../plugins/portability/index.js';
@@ -46,11 +47,14 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
   breeScheduler,
 ];
 
-/** The HTTP plugins that ship with taskloom, mounted in this order (OpenAPI first, to see every route). */
+/**
+ * The plugins that ship with taskloom. In no particular order: the kernel mounts each after what it declares it
+ * needs (kernel/plugin-order.ts).
+ */
 export const plugins: PluginDefinition[] = [
-  openapiPlugin, healthPlugin, metricsPlugin, authPlugin, tasksPlugin, settingsPlugin, credentialsPlugin, dataPlugin,
-  executionsPlugin, retentionPlugin, runsPlugin, aiPlugin, webPlugin, headfulPlugin, browserSessionsPlugin, inspectorPlugin,
-  schedulesPlugin, portabilityPlugin,
+  aiPlugin, authPlugin, browserSessionsPlugin, credentialsPlugin, dataPlugin, executionsPlugin, headfulPlugin, healthPlugin,
+  inspectorPlugin, instancesPlugin, metricsPlugin, openapiPlugin, portabilityPlugin, retentionPlugin, runsPlugin, schedulesPlugin,
+  settingsPlugin, tasksPlugin, webPlugin,
 ];
 
 /** The service as it ships: one module holding every built-in provider and plugin. */

@@ -64,10 +64,10 @@ async function main(): Promise<void> {
   const runLateness: number[] = [];
   const before = memoryNow();
   const scheduler = withFireLateness(createBreeScheduler({ logger: silent }), fireLateness);
-  const runtime = createSchedulesRuntime({
-    storage, scheduler, logger: silent, taskRuns: () => runs, shutdownSignal: new AbortController().signal,
-  });
   const runs = createBenchRuns(storage, runLateness);
+  const runtime = createSchedulesRuntime({
+    storage, scheduler, logger: silent, taskRuns: runs, shutdownSignal: new AbortController().signal,
+  });
   const started = performance.now();
   const scheduled = await runtime.start();
   const readyMs = performance.now() - started;

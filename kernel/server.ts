@@ -4,12 +4,10 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { KernelConfig } from './config.js';
 import { createAiSlots, createOutputTargets } from './capabilities.js';
-import { createExecutionRemoval } from './execution-removal.js';
-import { createInstance } from './instance.js';
 import { createLogger } from './logger.js';
-import { createMetrics, httpMetrics } from './metrics/index.js';
 import { createOutboundClient, createOutboundGuard, type OutboundGuardOptions } from './outbound/index.js';
 import { checkConfig, readModuleConfig } from './module-config.js';
+import { orderPlugins } from './plugin-order.js';
 import type { Registry } from './registry.js';
 import type { KernelServices } from './services.js';
 import { errorBody } from './http/error-body.js';
@@ -38,10 +36,11 @@ export interface CreateServiceOptions {
 
 const BODY_LIMIT = 5 * 1024 * 1024;
 
-/** config -> registry -> providers -> plugins. Does not listen. */
+/** config -> registry -> capabilities -> plugins. Does not listen. */
 export async function createService(config: KernelConfig, options: CreateServiceOptions): Promise<Service> {
   const { registry } = options;
   checkConfig(config, registry);
+  const plugins = orderPlugins(registry.plugins());
   const logger = createLogger(config);
 
   const shutdown = new AbortController();
@@ -52,16 +51,20 @@ export async function createService(config: KernelConfig, options: CreateService
   // Through the storage layer (secrets sealed at rest, for every provider): a wrong key stops the start here.
   const storage = await registry.service('storage', config.storage);
   registry.configure({ ...context, storage });
-  const instance = createInstance({ settings: storage.settings, logger, id: config.instanceId });
+  let app: FastifyInstance | undefined;
   try {
-    // Before any plugin: the executions plugin's recovery and every run rely on this instance's lease.
-    await instance.start();
-    const auth = await registry.service('auth', config.authProvider);
-    const browser = await registry.service('browser', config.browserEngine);
+    const services: KernelServices = {
+      config, registry, logger, storage, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
+      auth: await registry.service('auth', config.authProvider),
+      browser: await registry.service('browser', config.browserEngine),
+      scheduler: await registry.service('scheduler', config.scheduler),
+      ai: await createAiSlots(registry, config.aiSlots),
+      output: createOutputTargets(registry),
+    };
     const sessionSecret = config.sessionSecret ??
       (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
 
-    const app = Fastify({
+    app = Fastify({
       loggerInstance: logger,
       bodyLimit: BODY_LIMIT,
       trustProxy: config.trustProxy,
@@ -80,49 +83,40 @@ export async function createService(config: KernelConfig, options: CreateService
           .send(errorBody('VALIDATION_ERROR', error.message, request.id));
       },
     }) as unknown as FastifyInstance;
-    const metrics = createMetrics();
-    metrics.observeBrowserContexts(() => browser.openContexts());
-    const services: KernelServices = {
-      config, registry, logger, storage, auth, browser, outbound,
-      scheduler: await registry.service('scheduler', config.scheduler),
-      ai: await createAiSlots(registry, config.aiSlots),
-      output: createOutputTargets(registry), startedAtMs: Date.now(), shutdownSignal: shutdown.signal, instance,
-      metrics, executionRemoval: createExecutionRemoval(logger),
-    };
     app.decorate('services', services);
     await app.register(requestId);
     await app.register(allowedHosts); // first: a rebound name is refused before anything reads the request
     await app.register(jsonDepth);
     await app.register(lazyValidation);
-    await app.register(httpMetrics);
     await app.register(cookie, { secret: sessionSecret });
     await app.register(errorHandler);
     await app.register(routePolicy);
-    for (const plugin of registry.plugins()) {
+    for (const plugin of plugins) {
       const settings = plugin.configSchema ? { config: readModuleConfig(plugin, config.variables, { required: true }) } : {};
       await app.register(plugin.plugin, { prefix: plugin.prefix ?? '', ...settings });
     }
     await app.ready();
 
+    const ready = app;
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
         shutdown.abort();
         try {
-          await app.close();
+          await ready.close();
         } finally {
-          await browser.close(); // before storage: runs ending now still save their cookies
-          await services.scheduler.stop(); // idempotent: the schedules plugin stopped it when it was mounted
+          await services.browser.close(); // before storage: runs ending now still save their cookies
+          await services.scheduler.stop(); // idempotent: the schedules plugin stopped it as shutdown began
           await outbound.client.close();
-          await instance.stop(); // after the runs ended: the others need not wait for the lease to lapse
           await storage.close();
         }
       })();
       return closing;
     };
-    return { app, services, close };
+    return { app: ready, services, close };
   } catch (error) {
-    await instance.stop();
+    // What the plugins started (the instance lease, helper processes) ends with their close hooks.
+    await app?.close().catch(() => undefined);
     await storage.close();
     throw error;
   }

@@ -5,9 +5,6 @@ import type { Logger } from './contracts/logger.js';
 import type { StorageProvider } from './contracts/storage.js';
 import type { AiSlotProviders, OutputTargets } from './capabilities.js';
 import type { Scheduler } from './contracts/scheduler.js';
-import type { Instance } from './instance.js';
-import type { ExecutionRemoval } from './execution-removal.js';
-import type { Metrics } from './metrics/index.js';
 import type { OutboundServices } from './outbound/index.js';
 import type { Registry } from './registry.js';
 
@@ -37,12 +34,6 @@ export interface KernelServices {
   startedAtMs: number;
   /** Aborted when shutdown begins; long work stops or marks itself (plugins also get Fastify's preClose). */
   shutdownSignal: AbortSignal;
-  /** This instance among those sharing the storage: its id (recorded on its executions) and the instance leases. */
-  instance: Instance;
-  /** Prometheus instruments (this service's own registry); the metrics plugin serves them. */
-  metrics: Metrics;
-  /** Work tied to removing execution records in bulk (their capture files). */
-  executionRemoval: ExecutionRemoval;
 }
 
 /** Who made a request, as the route policy established it. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { TaskRuns } from '../../kernel/contracts/runs.js';
+import type { TaskRuns } from '../../plugins/runs/decorators.js';
 import type { FireHandler, Scheduler } from '../../kernel/contracts/scheduler.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 

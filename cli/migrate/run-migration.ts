@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type KernelConfig } from '../../kernel/config.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
-import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../kernel/instance-lease.js';
+import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../plugins/instances/instance-lease.js';
 import { checkConfig } from '../../kernel/module-config.js';
 import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
 import type { Registry } from '../../kernel/registry.js';

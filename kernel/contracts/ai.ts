@@ -7,15 +7,17 @@
  * chain; a provider makes exactly one request per call (its SDK's own retries switched off).
  */
 
-import type { BrowserPage } from './browser.js';
-import type { Action } from './records.js';
-
 /** The AI contract's version (`major.minor`, see provider.ts), and the oldest a provider may be built for. */
 export const AI_CONTRACT_VERSION = '1.0';
 export const AI_CONTRACT_ACCEPTS = '1.0';
 
 /** The four provider slots, tried in this order. */
 export type AiSlotName = 'A' | 'B' | 'C' | 'D';
+
+/** The model each slot asks when the settings name none (decisions.md, "AI providers"). */
+export const DEFAULT_SLOT_MODELS = {
+  A: 'gemini-2.5-flash', B: 'gpt-4o-mini', C: 'claude-haiku-4-5', D: 'llama3.2',
+} as const satisfies Record<AiSlotName, string>;
 
 export interface CompletionRequest {
   /** Instructions: what to answer and in which form. */
@@ -80,44 +82,4 @@ export interface AiProvider {
    * Throws an `AiCallFailure`; nothing else.
    */
   complete(request: CompletionRequest): Promise<string>;
-}
-
-// What generate-selector (and the inspector, given a task) needs from the browser layer. The runs/browser plugin
-// provides it as the decorator `app.pageCapture` (typed in plugins/ai/decorators.ts); the types live here so that
-// plugin imports only the kernel.
-
-/** The task as generate-selector receives it: at least `url` and `actions`, plus whatever else a task holds. */
-export interface CaptureTask {
-  url: string;
-  actions: Action[];
-  variables?: Record<string, unknown>;
-  [option: string]: unknown;
-}
-
-/**
- * A live page, kept open until `close`. `evaluate` and `screenshot` (as on `BrowserPage`; rejecting once the
- * page is closed) let the inspector match elements on the same page; a browser layer may leave them out.
- */
-export interface CapturedPage extends Partial<Pick<BrowserPage, 'evaluate' | 'screenshot'>> {
-  /** The page's current DOM, serialised (`document.documentElement.outerHTML`). */
-  html: string;
-  /**
-   * How many elements of the live page `selector` matches (`document.querySelectorAll`). Resolves 0 for a
-   * selector the page refuses as invalid; rejects only when the page is gone.
-   */
-  matches(selector: string): Promise<number>;
-  /** Closes the page and its browser context. Called exactly once, when the generation ends. */
-  close(): Promise<void>;
-}
-
-export interface PageCapture {
-  /**
-   * Opens `task.url` in a fresh browser context (proxy, viewport and user agent as a run would use), runs
-   * `task.actions[0 .. actionIndex - 1]` (the actions before the one the selector is for; disabled ones skipped)
-   * and resolves to the live page. Rejects (any error, its message shown to the user) when the page cannot be
-   * opened or an action fails; `signal` aborts it (client gone, service stopping). A catalogue error is the
-   * caller's mistake and is answered as it is: INVALID_URL for a task URL or navigate action that is invalid or
-   * refused by the outbound rule, or a refused proxy; PROXY_NOT_FOUND.
-   */
-  capture(task: CaptureTask, actionIndex: number, options?: { signal?: AbortSignal }): Promise<CapturedPage>;
 }

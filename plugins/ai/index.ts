@@ -1,15 +1,19 @@
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
+import type { PageCapture } from '../runs/decorators.js';
 import { createAiChain } from './chain.js';
 import { aiRoutes } from './routes.js';
 import { createAiService } from './service.js';
 import { slotBindings } from './slots.js';
-import './decorators.js';
 
-export type { PageCapture, CapturedPage, CaptureTask } from './decorators.js';
 export type { AiChain, AiQuestion, AiAnswer, Verdict } from './chain.js';
 
-/** Chains the slots' providers (the kernel creates them at start-up) and mounts the endpoints. */
+/**
+ * Chains the slots' providers (the kernel creates them at start-up) over the keys and models the settings plugin
+ * keeps, and mounts the endpoints. generate-selector uses the runs plugin's page capture when the composition has
+ * one (declared in `uses`; read once the service is ready), and says the browser layer is missing otherwise.
+ */
 async function ai(app: FastifyInstance): Promise<void> {
   const services = app.services;
   const chain = createAiChain({
@@ -17,8 +21,21 @@ async function ai(app: FastifyInstance): Promise<void> {
     settings: services.storage.settings,
     logger: services.logger.child({ plugin: 'ai' }),
   });
-  await app.register(aiRoutes, { service: createAiService(chain) });
+  let capture: PageCapture | undefined;
+  app.addHook('onReady', async () => {
+    capture = app.pageCapture;
+  });
+  await app.register(aiRoutes, { service: createAiService(chain), capture: () => capture });
 }
 
 /** `POST /api/tasks/generate-script` and `POST /api/tasks/generate-selector`, over the AI provider chain. */
-export const aiPlugin = definePlugin({ name: 'ai', prefix: '/api', plugin: ai });
+export const aiPlugin = definePlugin({
+  name: 'ai',
+  prefix: '/api',
+  uses: ['pageCapture'],
+  plugin: fp(ai, {
+    name: 'taskloom-ai', fastify: '5.x', encapsulate: true,
+    dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-settings'],
+    decorators: { fastify: ['services'] },
+  }),
+});

@@ -1,7 +1,5 @@
-import type { AiProvider, AiSlotName } from '../../kernel/contracts/ai.js';
-import {
-  DEFAULT_AI_MODELS, type AiModelSettings, type SettingsEntries, type StoredAiProviderKeys,
-} from '../../kernel/contracts/settings.js';
+import { DEFAULT_SLOT_MODELS, type AiProvider, type AiSlotName } from '../../kernel/contracts/ai.js';
+import type { AiModelSettings, SettingsEntries, StoredAiProviderKeys } from '../settings/decorators.js';
 import type { SettingsStore } from '../../kernel/contracts/storage.js';
 
 /** One slot as configured: the provider serving it and, for hosted slots, the endpoint to reach. */
@@ -29,6 +27,11 @@ export interface AiSettings {
   models: AiModelSettings;
 }
 
+/** The AI contract's default models, under the names of the AI model settings. */
+const DEFAULT_MODELS: AiModelSettings = {
+  providerA: DEFAULT_SLOT_MODELS.A, providerB: DEFAULT_SLOT_MODELS.B, providerC: DEFAULT_SLOT_MODELS.C, providerD: DEFAULT_SLOT_MODELS.D,
+};
+
 const KEYS = 'settings.aiProviderKeys' satisfies keyof SettingsEntries;
 const MODELS = 'settings.aiModels' satisfies keyof SettingsEntries;
 
@@ -38,7 +41,7 @@ export async function readAiSettings(settings: Pick<SettingsStore, 'get'>): Prom
     settings.get<SettingsEntries[typeof KEYS]>(KEYS),
     settings.get<SettingsEntries[typeof MODELS]>(MODELS),
   ]);
-  return { keys: keys ?? {}, models: { ...DEFAULT_AI_MODELS, ...models } };
+  return { keys: keys ?? {}, models: { ...DEFAULT_MODELS, ...models } };
 }
 
 /**

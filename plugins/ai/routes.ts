@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../../kernel/errors.js';
-import type { CaptureTask } from './decorators.js';
+import type { CaptureTask, PageCapture } from '../runs/decorators.js';
 import { ErrorBody, ScriptAnswer, ScriptBody, SelectorAnswer, SelectorBody } from './schemas.js';
 import type { AiService } from './service.js';
 
@@ -20,7 +20,13 @@ const notBlank = (value: string, field: string) => {
   return value;
 };
 
-export async function aiRoutes(scope: FastifyInstance, options: { service: AiService }): Promise<void> {
+export interface AiRoutesOptions {
+  service: AiService;
+  /** The page capture generate-selector uses, if the composition has one. */
+  capture(): PageCapture | undefined;
+}
+
+export async function aiRoutes(scope: FastifyInstance, options: AiRoutesOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const { service } = options;
   const { shutdownSignal } = scope.services;
@@ -51,10 +57,8 @@ export async function aiRoutes(scope: FastifyInstance, options: { service: AiSer
   }, async (request, reply) => {
     const { task, actionIndex, prompt } = request.body;
     notBlank(prompt, 'prompt');
-    // Looked up per request: the browser layer may register its decorator after this plugin.
-    const capture = scope.hasDecorator('pageCapture') ? scope.pageCapture : undefined;
     const selector = await service.generateSelector(
-      { task: task as CaptureTask, actionIndex, prompt }, capture, signalFor(reply, shutdownSignal),
+      { task: task as CaptureTask, actionIndex, prompt }, options.capture(), signalFor(reply, shutdownSignal),
     );
     return { selector };
   });

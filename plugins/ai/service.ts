@@ -1,6 +1,6 @@
 import { Errors, TaskloomError } from '../../kernel/errors.js';
 import { AiChainFailure, type AiChain } from './chain.js';
-import type { CaptureTask, CapturedPage, PageCapture } from './decorators.js';
+import type { CaptureTask, CapturedPage, PageCapture } from '../runs/decorators.js';
 import { SCRIPT_SYSTEM_PROMPT, acceptScript, scriptUserPrompt } from './script.js';
 import { acceptAnswer, acceptSelectorOn } from './selector/accept-selector.js';
 import { DEFAULT_HTML_BUDGET_CHARS, SELECTOR_SYSTEM_PROMPT, selectorUserPrompt } from './selector/prompt.js';

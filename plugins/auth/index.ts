@@ -1,4 +1,4 @@
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import { authRoutes } from './routes.js';
 
 /** Setup, login, logout, me, and the system API key. */

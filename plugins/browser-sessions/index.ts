@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import type { BrowserSessions } from '../headful/decorators.js';
 import { attachDevtoolsRelay } from './devtools-relay.js';
 import { RelayTokens } from './relay-tokens.js';

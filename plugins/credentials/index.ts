@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import outputs from './outputs.js';
 import { credentialRoutes } from './routes.js';
 import { createCredentialService } from './service.js';
@@ -20,5 +20,6 @@ async function credentials(app: FastifyInstance): Promise<void> {
 /** Output-provider credentials under `/api/credentials`, and the `app.outputs` decorator. */
 export const credentialsPlugin = definePlugin({
   name: 'credentials',
+  decorates: ['outputs'],
   plugin: fp(credentials, { name: 'taskloom-credentials', dependencies: ['taskloom-route-policy', 'taskloom-error-handler'] }),
 });

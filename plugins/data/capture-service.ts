@@ -33,8 +33,6 @@ export interface CaptureService extends Captures {
   open(name: string): Promise<OpenedCapture | undefined>;
   /** Removes temporary files a crash left behind; resolves to how many. */
   sweep(): Promise<number>;
-  /** Removes every capture last changed before `ms` (epoch ms); resolves to how many (retention). */
-  removeModifiedBefore(ms: number): Promise<number>;
 }
 
 export async function createCaptureService(dataDir: string, logger: Logger): Promise<CaptureService> {

@@ -38,6 +38,8 @@ export interface Captures {
   removeForExecution(executionId: string): Promise<number>;
   /** Same for several executions in one pass over the folder. */
   removeForExecutions(executionIds: Iterable<string>): Promise<number>;
+  /** Removes every capture last changed before `ms` (epoch ms); resolves to how many (retention). */
+  removeModifiedBefore(ms: number): Promise<number>;
   /** Removes every screenshot (recordings stay); resolves to how many. */
   clearScreenshots(): Promise<number>;
   /** Absolute path the capture has (or would have); does not check that it exists. */

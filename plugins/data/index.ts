@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import captures from './captures.js';
 import { createCaptureService } from './capture-service.js';
 import { createCookieService } from './cookie-service.js';
@@ -22,13 +22,6 @@ async function data(app: FastifyInstance, options: { prefix?: string }): Promise
   const swept = await service.sweep();
   if (swept > 0) log.info({ swept }, 'removed temporary capture files left by an earlier stop');
   await app.register(captures, { service });
-  // Executions pruned by retention take their captures along (files by age too: another instance may have
-  // removed the records).
-  app.services.executionRemoval.onRemoved(async ({ executionIds, startedBefore }) => {
-    const byId = await service.removeForExecutions(executionIds);
-    const byAge = startedBefore === undefined ? 0 : await service.removeModifiedBefore(Date.parse(startedBefore));
-    if (byId + byAge > 0) log.info({ captures: byId + byAge }, 'removed the capture files of pruned executions');
-  });
   await app.register(dataRoutes, {
     prefix: options.prefix || PREFIX, captures: service, cookies: createCookieService(storage.settings),
   });
@@ -38,6 +31,7 @@ async function data(app: FastifyInstance, options: { prefix?: string }): Promise
 export const dataPlugin = definePlugin({
   name: 'data',
   prefix: PREFIX,
+  decorates: ['captures'],
   plugin: fp(data, {
     name: 'taskloom-data',
     fastify: '5.x',

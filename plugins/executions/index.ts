@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import { createRecovery } from './recovery.js';
 import { executionRoutes } from './routes.js';
 import { createExecutionService } from './service.js';
 import '../data/decorators.js';
+import '../instances/decorators.js';
 
 /**
  * Execution history under `/api/executions`. On registration, executions an earlier process of this instance (or
@@ -16,7 +17,7 @@ async function executions(app: FastifyInstance): Promise<void> {
   const { services } = app;
   const service = createExecutionService(services, app.captures);
   const recovery = createRecovery({
-    store: services.storage.executions, instance: services.instance, logger: services.logger.child({ plugin: 'executions' }),
+    store: services.storage.executions, instance: app.instance, logger: services.logger.child({ plugin: 'executions' }),
   });
   await recovery.atStartup();
   let stopSweeping = () => {};
@@ -36,7 +37,7 @@ export const executionsPlugin = definePlugin({
     name: 'taskloom-executions',
     fastify: '5.x',
     encapsulate: true,
-    dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-captures'],
-    decorators: { fastify: ['services', 'captures'] },
+    dependencies: ['taskloom-route-policy', 'taskloom-error-handler'],
+    decorators: { fastify: ['services', 'captures', 'instance'] },
   }),
 });

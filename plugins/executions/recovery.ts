@@ -1,7 +1,7 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { ExecutionStatus } from '../../kernel/contracts/records.js';
 import type { ExecutionMarkFilter, ExecutionStore } from '../../kernel/contracts/storage.js';
-import type { Instance } from '../../kernel/instance.js';
+import type { Instance } from '../instances/decorators.js';
 
 /** How often the leases are looked at for instances that stopped without cleaning up (a crash, a lost host). */
 export const SWEEP_EVERY_MS = 30_000;

@@ -3,7 +3,7 @@ import type { ExecutionRecord, ExecutionSummary } from '../../kernel/contracts/r
 import { Errors } from '../../kernel/errors.js';
 import { withoutOwner } from '../../kernel/execution-owner.js';
 import type { KernelServices } from '../../kernel/services.js';
-import type { Captures } from '../data/index.js';
+import type { Captures } from '../data/decorators.js';
 
 export type ExecutionService = ReturnType<typeof createExecutionService>;
 

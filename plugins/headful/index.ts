@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import type { HeadfulSession, HeadfulStatus } from './decorators.js';
 import { startDisplayStack, type DisplayStack } from './display-stack.js';
 import { headfulWithContext } from './headful-context.js';
@@ -53,6 +53,7 @@ async function headful(app: FastifyInstance, options: { prefix?: string }): Prom
 export const headfulPlugin = definePlugin({
   name: 'headful',
   prefix: PREFIX,
+  decorates: ['headfulSession', 'browserSessions'],
   plugin: fp(headful, {
     name: 'taskloom-headful',
     fastify: '5.x',

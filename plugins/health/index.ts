@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 

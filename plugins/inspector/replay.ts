@@ -1,5 +1,5 @@
 import { actionLabel } from '../../kernel/action-label.js';
-import type { CaptureTask, PageCapture } from '../../kernel/contracts/ai.js';
+import type { CaptureTask, PageCapture } from '../runs/decorators.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
 import { Errors, TaskloomError } from '../../kernel/errors.js';
 import type { OutboundGuard } from '../../kernel/outbound/index.js';

@@ -1,6 +1,6 @@
 import { Errors, TaskloomError } from '../../kernel/errors.js';
 import type { KernelServices } from '../../kernel/services.js';
-import type { PageCapture } from '../../kernel/contracts/ai.js';
+import type { PageCapture } from '../runs/decorators.js';
 import type { BrowserSessions } from '../headful/decorators.js';
 import { MATCH_SCRIPT } from './match-script.js';
 import { replayOf, withReplayedPage, type MatchablePage } from './replay.js';
@@ -16,7 +16,7 @@ const JPEG_QUALITY = 70;
 export interface InspectorDeps {
   services: KernelServices;
   sessions: BrowserSessions;
-  /** The runs plugin's page capture, looked up when needed (it may register after this plugin). */
+  /** The runs plugin's page capture, when the composition has one (known once the service is ready). */
   capture(): PageCapture | undefined;
 }
 

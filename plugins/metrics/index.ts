@@ -1,10 +1,15 @@
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
 import { Type } from 'typebox';
+import { definePlugin } from '../../kernel/plugin.js';
+import { httpMetrics } from './http-metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import './decorators.js';
+
+const PREFIX = '/api';
 
 /** `GET /api/metrics`: this service's registry in the Prometheus text format. */
-async function metricsRoutes(app: FastifyInstance): Promise<void> {
-  const { metrics } = app.services;
+async function metricsRoutes(app: FastifyInstance, options: { metrics: Metrics }): Promise<void> {
   app.get('/metrics', {
     config: { auth: 'authenticated' },
     schema: {
@@ -16,10 +21,30 @@ async function metricsRoutes(app: FastifyInstance): Promise<void> {
       },
     },
   }, async (_request, reply) => {
-    const { contentType, body } = await metrics.scrape();
+    const { contentType, body } = await options.metrics.scrape();
     return reply.type(contentType).send(body);
   });
 }
 
+/**
+ * The instruments (`app.metrics`, for every scope: the runs report through them), the timing of every request,
+ * the browser contexts the pool holds open, and the endpoint that serves them.
+ */
+async function metrics(app: FastifyInstance, options: { prefix?: string }): Promise<void> {
+  const instruments = createMetrics();
+  instruments.observeBrowserContexts(() => app.services.browser.openContexts());
+  app.decorate('metrics', instruments);
+  app.addHook('onResponse', httpMetrics(instruments));
+  await app.register(metricsRoutes, { prefix: options.prefix || PREFIX, metrics: instruments });
+}
+
 /** Prometheus metrics under `/api/metrics`, for a session or the API key (`Authorization: Bearer <key>`). */
-export const metricsPlugin = definePlugin({ name: 'metrics', prefix: '/api', plugin: metricsRoutes });
+export const metricsPlugin = definePlugin({
+  name: 'metrics',
+  prefix: PREFIX,
+  decorates: ['metrics'],
+  observesRoutes: true,
+  plugin: fp(metrics, {
+    name: 'taskloom-metrics', fastify: '5.x', dependencies: ['taskloom-route-policy'], decorators: { fastify: ['services'] },
+  }),
+});

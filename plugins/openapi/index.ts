@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import { errorCatalogue } from '../../kernel/errors.js';
 import { componentSchemas } from './component-refs.js';
 import { DOCS_PREFIX, lazyDocsUi } from './docs-ui.js';
@@ -38,7 +38,7 @@ function documentOptions(): FastifyDynamicSwaggerOptions {
 
 /**
  * Collects every route's schema into an OpenAPI 3.1 document (`/api/openapi.json`) and serves a
- * browsable reference at `/api/docs`. Registered first so it sees every later route. Each operation gets its
+ * browsable reference at `/api/docs`. It observes routes (`observesRoutes`): mounted before every plugin that adds some. Each operation gets its
  * operationId, responses and error codes from operation.ts; the named record schemas become components.
  * Start-up only records the routes: the document and the reference are built on their first request.
  */
@@ -56,5 +56,6 @@ async function openapi(app: FastifyInstance): Promise<void> {
 
 export const openapiPlugin = definePlugin({
   name: 'openapi',
+  observesRoutes: true,
   plugin: fp(openapi, { name: 'taskloom-openapi', dependencies: ['taskloom-route-policy'] }),
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import { portabilityRoutes } from './routes.js';
 import { createPortabilityService } from './service.js';
 

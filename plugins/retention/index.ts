@@ -1,19 +1,22 @@
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
+import '../data/decorators.js';
 import { retentionRoutes } from './routes.js';
 import { createRetention } from './service.js';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Prunes executions (and their captures) older than the retention: once the service is ready, then hourly.
- * A failed prune is logged and tried again at the next hour; it never stops the service.
+ * Prunes executions, and their captures (the data plugin's `app.captures`), older than the retention: once the
+ * service is ready, then hourly. A failed prune is logged and tried again at the next hour; it never stops the
+ * service.
  */
 async function retention(app: FastifyInstance): Promise<void> {
-  const { storage, config, executionRemoval, logger } = app.services;
+  const { storage, config, logger } = app.services;
   const log = logger.child({ plugin: 'retention' });
   const service = createRetention({
-    executions: storage.executions, settings: storage.settings, removal: executionRemoval, logger: log, envDays: config.retentionDays,
+    executions: storage.executions, settings: storage.settings, captures: app.captures, logger: log, envDays: config.retentionDays,
   });
   const prune = async () => {
     try {
@@ -36,4 +39,12 @@ async function retention(app: FastifyInstance): Promise<void> {
 }
 
 /** `GET/POST /api/settings/retention` and the pruning of old executions. */
-export const retentionPlugin = definePlugin({ name: 'retention', prefix: '/api/settings', plugin: retention });
+export const retentionPlugin = definePlugin({
+  name: 'retention',
+  prefix: '/api/settings',
+  plugin: fp(retention, {
+    name: 'taskloom-retention', fastify: '5.x', encapsulate: true,
+    dependencies: ['taskloom-route-policy', 'taskloom-error-handler'],
+    decorators: { fastify: ['services', 'captures'] },
+  }),
+});

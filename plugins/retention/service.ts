@@ -1,6 +1,6 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { ExecutionStore, SettingsStore } from '../../kernel/contracts/storage.js';
-import type { ExecutionRemoval } from '../../kernel/execution-removal.js';
+import type { Captures } from '../data/decorators.js';
 
 /** `storage.settings` key of the retention set through the API; unset: `RETENTION_DAYS` applies. */
 export const RETENTION_KEY = 'retention.days';
@@ -22,7 +22,8 @@ export interface PruneReport {
 export interface RetentionDeps {
   executions: ExecutionStore;
   settings: SettingsStore;
-  removal: ExecutionRemoval;
+  /** The data plugin's capture files: those of pruned executions go with them. */
+  captures: Pick<Captures, 'removeForExecutions' | 'removeModifiedBefore'>;
   logger: Logger;
   /** `RETENTION_DAYS`: the policy while none is stored. */
   envDays: number;
@@ -31,9 +32,9 @@ export interface RetentionDeps {
 
 export type Retention = ReturnType<typeof createRetention>;
 
-/** Retention without HTTP: the policy, and pruning executions (and, through `removal`, their captures). */
+/** Retention without HTTP: the policy, and pruning executions with their captures. */
 export function createRetention(deps: RetentionDeps) {
-  const { executions, settings, removal, logger, envDays } = deps;
+  const { executions, settings, captures, logger, envDays } = deps;
   const now = deps.now ?? Date.now;
   // One prune at a time: a setting change during the hourly prune waits for it, then prunes by the new policy.
   let queue: Promise<unknown> = Promise.resolve();
@@ -48,11 +49,24 @@ export function createRetention(deps: RetentionDeps) {
     if (days === 0) return { pruned: 0 };
     const cutoff = new Date(now() - days * DAY_MS).toISOString();
     const executionIds = await executions.deleteStartedBefore(cutoff);
-    await removal.removed({ executionIds, startedBefore: cutoff });
+    await removeCaptures(executionIds, cutoff);
     const line = { pruned: executionIds.length, days, cutoff };
     if (executionIds.length > 0) logger.info(line, 'pruned executions older than the retention period');
     else logger.debug(line, 'no execution is older than the retention period');
     return { pruned: executionIds.length, cutoff };
+  }
+
+  /**
+   * The capture files of the pruned executions, and every file older than the cutoff (another instance on the same
+   * database may have pruned their records). A failure is logged: the records are gone either way.
+   */
+  async function removeCaptures(executionIds: string[], cutoff: string): Promise<void> {
+    try {
+      const removed = await captures.removeForExecutions(executionIds) + await captures.removeModifiedBefore(Date.parse(cutoff));
+      if (removed > 0) logger.info({ captures: removed }, 'removed the capture files of pruned executions');
+    } catch (error) {
+      logger.error({ err: error }, 'removing the capture files of pruned executions failed');
+    }
   }
 
   return {

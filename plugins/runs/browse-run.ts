@@ -5,7 +5,7 @@ import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
 import { settleWithin } from './settle-within.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
 import type { ExecutionResult, ExecutionStatus } from '../../kernel/contracts/records.js';
-import type { ProxyChoice } from '../../kernel/contracts/settings.js';
+import type { ProxyChoice } from '../settings/decorators.js';
 import { OutboundBlockedError } from '../../kernel/outbound/index.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { Captures } from '../data/decorators.js';

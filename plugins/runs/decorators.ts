@@ -1,15 +1,23 @@
+import type { PageCapture, TaskRuns } from './offered.js';
 import type { RunService } from './run-service.js';
 
-// The decorator the runs plugin adds for every scope (fastify-plugin, name 'taskloom-runs'), typed here.
+export type { CaptureTask, CapturedPage, PageCapture, RunTrigger, TaskRunOptions, TaskRunOutcome, TaskRuns } from './offered.js';
+
+// The decorators the runs plugin adds for every scope (fastify-plugin, name 'taskloom-runs'), typed here: a
+// plugin that needs one declares it (fastify-plugin `decorators`) and imports this file's types.
 declare module 'fastify' {
   interface FastifyInstance {
     /**
      * Runs tasks: `start(task, options)` stores a `queued` execution and resolves to `{ executionId, finished }`;
-     * `execute` resolves to the answer once the run ended; `cancel(executionId)`. The scheduler uses
-     * `execute(task, { trigger: 'schedule' })`.
+     * `execute` resolves to the answer once the run ended; `cancel(executionId)`.
      */
     runs: RunService;
+    /** Runs a task by id through the same queue (the scheduler's way in). */
+    taskRuns: TaskRuns;
+    /**
+     * The live page a task reaches before one of its actions (generate-selector, the inspector). Optional: a
+     * composition without the runs plugin has none, and its users say so.
+     */
+    pageCapture?: PageCapture;
   }
 }
-
-export {};

@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
-import '../ai/decorators.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import '../credentials/decorators.js';
 import '../data/decorators.js';
 import '../headful/decorators.js';
+import '../instances/decorators.js';
+import '../metrics/decorators.js';
 import '../settings/decorators.js';
 import { createPageCapture } from './page-capture.js';
 import { createRunManager } from './run-manager.js';
@@ -32,22 +33,19 @@ export interface RunsPluginOptions {
 
 /**
  * Wrapped with fastify-plugin so `app.runs`, `app.taskRuns` and `app.pageCapture` reach every scope (the scheduler, the AI
- * plugin); the routes stay encapsulated under `/api` with their own content-type rule.
+ * plugin); the routes stay encapsulated under `/api` with their own content-type rule. What a run uses of other
+ * plugins (captures, proxies, output targets, the headful and browser sessions, the instance, metrics) they offer
+ * as decorators this plugin declares.
  */
 async function runs(app: FastifyInstance, options: { prefix?: string }, settings: RunsPluginOptions): Promise<void> {
-  const { services } = app;
+  const { services, proxyRotation } = app;
   const logger = services.logger.child({ plugin: 'runs' });
   const manager = createRunManager(services.config.maxConcurrentRuns, logger);
-  services.metrics.observeRuns(() => manager.counts());
-  const proxyRotation = app.hasDecorator('proxyRotation') ? app.proxyRotation : undefined;
-  const chooseProxy = async (task: RunnableTask) => (proxyRotation ? proxyRotation.forTask(proxyOptionsOf(task)) : null);
+  app.metrics.observeRuns(() => manager.counts());
+  const chooseProxy = (task: RunnableTask) => proxyRotation.forTask(proxyOptionsOf(task));
   const service = createRunService({
     services, captures: app.captures, proxyRotation, manager, logger, webhook: settings.webhook, finalRecords: settings.finalRecords,
-    outputs: app.hasDecorator('outputs') ? app.outputs : undefined,
-    headful: () => ({
-      headfulSession: app.hasDecorator('headfulSession') ? app.headfulSession : undefined,
-      browserSessions: app.hasDecorator('browserSessions') ? app.browserSessions : undefined,
-    }),
+    outputs: app.outputs, headfulSession: app.headfulSession, browserSessions: app.browserSessions, instance: app.instance, metrics: app.metrics,
   });
   app.decorate('runs', service);
   app.decorate('taskRuns', createTaskRuns(service, services.storage.tasks));
@@ -68,11 +66,15 @@ export function createRunsPlugin(settings: RunsPluginOptions = {}) {
   return definePlugin({
     name: 'runs',
     prefix: PREFIX,
+    decorates: ['runs', 'taskRuns', 'pageCapture'],
     plugin: fp((app, options: { prefix?: string }) => runs(app, options, settings), {
       name: 'taskloom-runs',
       fastify: '5.x',
-      dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-captures', 'taskloom-executions'],
-      decorators: { fastify: ['services', 'captures'] },
+      // After the executions plugin: its recovery marks a stopped instance's runs before this one starts new ones.
+      dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-executions'],
+      decorators: {
+        fastify: ['services', 'captures', 'proxyRotation', 'outputs', 'headfulSession', 'browserSessions', 'instance', 'metrics'],
+      },
     }),
   });
 }

@@ -25,8 +25,7 @@ export function rowsOf(data: unknown): Record<string, unknown>[] | string {
 }
 
 /** Pushes the run's data to the task's output target. Never throws; messages never hold the credential's token. */
-export async function pushOutput(outputs: Outputs | undefined, option: TaskOutputOption, data: unknown): Promise<OutputReport> {
-  if (!outputs) return { pushed: 0, error: 'no output provider is installed' };
+export async function pushOutput(outputs: Outputs, option: TaskOutputOption, data: unknown): Promise<OutputReport> {
   const rows = rowsOf(data);
   if (typeof rows === 'string') return { pushed: 0, error: rows };
   if (rows.length === 0) return { pushed: 0 };

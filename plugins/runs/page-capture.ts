@@ -1,9 +1,9 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
-import type { ProxyChoice } from '../../kernel/contracts/settings.js';
+import type { ProxyChoice } from '../settings/decorators.js';
 import { Errors, TaskloomError } from '../../kernel/errors.js';
 import { OutboundBlockedError } from '../../kernel/outbound/index.js';
 import type { KernelServices } from '../../kernel/services.js';
-import type { CaptureTask, CapturedPage, PageCapture } from '../ai/decorators.js';
+import type { CaptureTask, CapturedPage, PageCapture } from './offered.js';
 import { checkNavigation } from './browse-run.js';
 import { ActionError, InvalidUrlError, runActions } from './runner/index.js';
 import { fillUrl, timeoutOf, userAgentOf, variablesOf, viewportOf, type RunnableTask } from './task-options.js';

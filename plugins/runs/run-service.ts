@@ -2,12 +2,14 @@ import crypto from 'node:crypto';
 import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { ExecutionRecord, ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
-import type { ProxyRotation } from '../../kernel/contracts/settings.js';
+import type { ProxyRotation } from '../settings/decorators.js';
 import { Errors } from '../../kernel/errors.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { Outputs } from '../credentials/decorators.js';
 import type { Captures } from '../data/decorators.js';
 import type { BrowserSessions, HeadfulSession } from '../headful/decorators.js';
+import type { Instance } from '../instances/decorators.js';
+import type { Metrics } from '../metrics/decorators.js';
 import { browseRun, type BrowseOutcome } from './browse-run.js';
 import { createFinalRecords, type FinalRecordLimits } from './final-records.js';
 import { LiveRun, RunStop, type RunAnswer } from './live-run.js';
@@ -37,12 +39,14 @@ export interface StartedRun {
 export interface RunServiceDeps {
   services: KernelServices;
   captures: Captures;
-  proxyRotation?: ProxyRotation;
-  outputs?: Outputs;
+  proxyRotation: ProxyRotation;
+  outputs: Outputs;
+  headfulSession: HeadfulSession;
+  browserSessions: BrowserSessions;
+  instance: Instance;
+  metrics: Metrics;
   manager: RunManager;
   logger: Logger;
-  /** The headful layer's decorators, when installed (read per run: that plugin registers after this one). */
-  headful(): { headfulSession?: HeadfulSession; browserSessions?: BrowserSessions };
   /** Per-attempt timeout and retry delays of the webhook (tests shorten them); the defaults otherwise. */
   webhook?: Pick<WebhookOptions, 'timeoutMs' | 'retryDelaysMs'>;
   /** How many final records are kept while storage is unavailable, and the retry backoff; the defaults otherwise. */
@@ -80,7 +84,7 @@ export function createRunService(deps: RunServiceDeps) {
   async function finalize(run: LiveRun, task: TaskRecord, options: RunOptions, outcome: BrowseOutcome, startedMs?: number) {
     const output = await pushIfAsked(run, task, outcome);
     const durationMs = startedMs === undefined ? 0 : Date.now() - startedMs;
-    services.metrics.runFinished(outcome.status, startedMs === undefined ? undefined : durationMs / 1000);
+    deps.metrics.runFinished(outcome.status, startedMs === undefined ? undefined : durationMs / 1000);
     logger.info({ executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs }, 'run finished');
     run.log(outcome.status === 'success' ? 'info' : 'warn', `finished: ${outcome.status} in ${durationMs} ms`);
     const answer: RunAnswer = { executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs, result: outcome.result };
@@ -100,16 +104,12 @@ export function createRunService(deps: RunServiceDeps) {
 
   /** Where the run's context comes from: a browser session, the headful session (mode headful) or the pool. */
   function contextSource(task: TaskRecord, options: RunOptions): BrowserPool['withContext'] {
-    const { headfulSession, browserSessions } = deps.headful();
+    const { headfulSession, browserSessions } = deps;
     if (options.sessionId !== undefined) {
-      if (!browserSessions) throw Errors.NOT_FOUND({}, { details: `browser session ${options.sessionId} is not open` });
       const session = browserSessions.get(options.sessionId);
       return session.withContext.bind(session);
     }
-    if (task.mode === 'headful') {
-      if (!headfulSession) throw Errors.VALIDATION_ERROR({ message: 'headful mode needs the headful session (not installed yet)' });
-      return headfulSession.withContext.bind(headfulSession);
-    }
+    if (task.mode === 'headful') return headfulSession.withContext.bind(headfulSession);
     return services.browser.withContext;
   }
 
@@ -130,7 +130,7 @@ export function createRunService(deps: RunServiceDeps) {
       await finals.write(run.executionId, (record) => ({ ...record, status: 'running', startedAt }), undefined, true);
       outcome = await browseRun({
         services, captures: deps.captures,
-        chooseProxy: async (t, log) => (deps.proxyRotation ? deps.proxyRotation.forTask(proxyOptionsOf(t), { log }) : null),
+        chooseProxy: (t, log) => deps.proxyRotation.forTask(proxyOptionsOf(t), { log }),
       }, { run, task, variables: variablesOf(task, options.variables), stateless: options.statelessExecution === true, withContext });
     } catch (error) {
       logger.error({ err: error, executionId: run.executionId }, 'a run failed unexpectedly');
@@ -150,7 +150,7 @@ export function createRunService(deps: RunServiceDeps) {
     await store.insert({
       executionId: run.executionId, taskId: task.id, taskName: task.name, status: 'queued', trigger: options.trigger,
       startedAt: now, queuedAt: now, mode: task.mode, durationMs: 0, result: {}, logs: [],
-      instanceId: services.instance.id, // whose run it is, for recovery and the schedules' overlap check
+      instanceId: deps.instance.id, // whose run it is, for recovery and the schedules' overlap check
     });
     manager.register(run);
     run.log('info', `queued (trigger: ${options.trigger})`);

@@ -1,4 +1,4 @@
-import type { TaskRuns } from '../../kernel/contracts/runs.js';
+import type { TaskRuns } from './offered.js';
 import type { TaskStore } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
 import type { RunService } from './run-service.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { Schedule } from '../../kernel/contracts/records.js';
-import type { TaskRuns } from '../../kernel/contracts/runs.js';
+import type { TaskRuns } from '../runs/decorators.js';
 import type { ScheduledJob, Scheduler } from '../../kernel/contracts/scheduler.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
@@ -22,8 +22,7 @@ export interface FireDeps {
   instanceId: string;
   /** Ids of the instances whose lease holds: a run of the task under one of them is still going. */
   liveInstances: () => Promise<ReadonlySet<string>>;
-  /** Read at every fire: the runs plugin may come after this one. */
-  taskRuns: () => TaskRuns | undefined;
+  taskRuns: TaskRuns;
   shutdownSignal: AbortSignal;
 }
 
@@ -85,13 +84,8 @@ export function createFire(deps: FireDeps) {
       log.debug({ taskId, fireTimeMs }, 'scheduled fire claimed by another instance');
       return;
     }
-    const runs = deps.taskRuns();
+    const runs = deps.taskRuns;
     const startedAt = new Date();
-    if (!runs) {
-      log.error({ taskId }, 'scheduled fire not run: no task runner (app.taskRuns) is registered; is the runs plugin installed?');
-      await record(taskId, { lastRun: startedAt.toISOString(), lastRunStatus: 'error', lastRunDurationMs: 0 });
-      return;
-    }
     if (await previousRunActive(taskId, runs)) {
       log.warn({ taskId, fireTime: new Date(fireTimeMs).toISOString() }, 'scheduled fire skipped: the previous run of this task is still running');
       return;

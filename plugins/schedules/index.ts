@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
+import '../instances/decorators.js';
+import '../runs/decorators.js';
 import { scheduleRoutes } from './routes.js';
 import { createSchedulesRuntime } from './runtime.js';
-import './decorators.js';
 
 export { createSchedulesRuntime, type SchedulesRuntime } from './runtime.js';
 
@@ -20,10 +21,9 @@ async function schedules(app: FastifyInstance): Promise<void> {
     storage: services.storage,
     scheduler: services.scheduler,
     logger,
-    // Read at each fire: the runs plugin provides `taskRuns` for every scope, whenever it was registered.
-    taskRuns: () => app.taskRuns,
+    taskRuns: app.taskRuns,
     shutdownSignal: services.shutdownSignal,
-    instance: services.instance,
+    instance: app.instance,
   });
   app.addHook('onReady', async () => {
     await runtime.start();
@@ -45,6 +45,6 @@ export const schedulesPlugin = definePlugin({
     fastify: '5.x',
     encapsulate: true,
     dependencies: ['taskloom-route-policy', 'taskloom-error-handler'],
-    decorators: { fastify: ['services'] },
+    decorators: { fastify: ['services', 'taskRuns', 'instance'] },
   }),
 });

@@ -1,11 +1,11 @@
-import type { TaskRuns } from '../../kernel/contracts/runs.js';
+import type { TaskRuns } from '../runs/decorators.js';
 import type { ExecutionStore } from '../../kernel/contracts/storage.js';
 
 export interface PreviousRunDeps {
   executions: ExecutionStore;
   /** This instance's id: its own runs are known to `TaskRuns.isRunning` without asking storage. */
   instanceId: string;
-  /** Ids of the instances whose lease holds (kernel/instance.ts). */
+  /** Ids of the instances whose lease holds (plugins/instances). */
   liveInstances: () => Promise<ReadonlySet<string>>;
 }
 

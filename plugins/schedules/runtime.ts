@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../kernel/contracts/logger.js';
-import type { TaskRuns } from '../../kernel/contracts/runs.js';
+import type { TaskRuns } from '../runs/decorators.js';
 import type { Scheduler } from '../../kernel/contracts/scheduler.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
-import type { Instance } from '../../kernel/instance.js';
+import type { Instance } from '../instances/decorators.js';
 import { createFire } from './fire.js';
 import { createScheduleService } from './service.js';
 import { createSerial, createSync } from './sync.js';
@@ -15,9 +15,10 @@ export interface SchedulesRuntimeOptions {
   storage: StorageProvider;
   scheduler: Scheduler;
   logger: Logger;
-  taskRuns: () => TaskRuns | undefined;
+  /** The runs plugin's `app.taskRuns`. */
+  taskRuns: TaskRuns;
   shutdownSignal: AbortSignal;
-  /** This instance (`services.instance`): names claims and tells which instances are alive. */
+  /** This instance (`app.instance`): names claims and tells which instances are alive. */
   instance?: Pick<Instance, 'id' | 'live'>;
   /** Without `instance`: the claim owner (default: a random id per process); only this instance counts as alive. */
   instanceId?: string;

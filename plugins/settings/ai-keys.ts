@@ -1,6 +1,6 @@
 import { Errors } from '../../kernel/errors.js';
 import type { OutboundGuard } from '../../kernel/outbound/index.js';
-import type { AiSlot, ProviderDEndpoint, StoredAiProviderKeys } from '../../kernel/contracts/settings.js';
+import type { AiSlot, ProviderDEndpoint, StoredAiProviderKeys } from './entries.js';
 import { SETTINGS_KEYS, type TypedSettings } from './keys.js';
 
 const KEY = SETTINGS_KEYS.aiProviderKeys;

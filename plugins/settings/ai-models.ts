@@ -1,5 +1,5 @@
 import { Errors } from '../../kernel/errors.js';
-import { DEFAULT_AI_MODELS, type AiModelSettings } from '../../kernel/contracts/settings.js';
+import { DEFAULT_AI_MODELS, type AiModelSettings } from './entries.js';
 import { SETTINGS_KEYS, type TypedSettings } from './keys.js';
 import type { AiModelsInput } from './schemas.js';
 

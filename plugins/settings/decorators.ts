@@ -1,11 +1,15 @@
-import type { ProxyRotation } from '../../kernel/contracts/settings.js';
+import type { ProxyRotation } from './entries.js';
 
-// The decorators the settings plugin adds for every scope (fastify-plugin, name 'taskloom-settings').
+export type {
+  AiModelSettings, AiSlot, ProviderDEndpoint, ProxyChoice, ProxyEntry, ProxyRotation, ProxyUse, RotationMode, SettingsEntries,
+  StoredAiProviderKeys, StoredProxySettings,
+} from './entries.js';
+
+// The decorator the settings plugin adds for every scope (fastify-plugin, name 'taskloom-settings'), and the
+// settings it keeps in `storage.settings` (SettingsEntries: key -> value), typed for the plugins that read them.
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Picks the proxy of a run; see kernel/contracts/settings.ts. */
+    /** Picks the proxy of a run; see entries.ts. */
     proxyRotation: ProxyRotation;
   }
 }
-
-export {};

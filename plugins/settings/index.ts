@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import { typedSettings } from './keys.js';
 import { createProxyRotation } from './proxy-rotation.js';
 import { createProxyService } from './proxy-service.js';
@@ -24,6 +24,7 @@ async function settings(app: FastifyInstance, options: { prefix?: string }): Pro
 export const settingsPlugin = definePlugin({
   name: 'settings',
   prefix: PREFIX,
+  decorates: ['proxyRotation'],
   plugin: fp(settings, {
     name: 'taskloom-settings',
     fastify: '5.x',

@@ -1,4 +1,4 @@
-import type { SettingsEntries } from '../../kernel/contracts/settings.js';
+import type { SettingsEntries } from './entries.js';
 import type { SettingsStore } from '../../kernel/contracts/storage.js';
 
 /** The `storage.settings` keys of this plugin, in one place; their value types are in the settings contract. */

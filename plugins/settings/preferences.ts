@@ -1,4 +1,4 @@
-import type { SelectorFinder, Theme } from '../../kernel/contracts/settings.js';
+import type { SelectorFinder, Theme } from './entries.js';
 import { SETTINGS_KEYS, type TypedSettings } from './keys.js';
 import { THEMES } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Errors } from '../../kernel/errors.js';
 import type { OutboundGuard } from '../../kernel/outbound/index.js';
-import type { ProxyEntry } from '../../kernel/contracts/settings.js';
+import type { ProxyEntry } from './entries.js';
 import type { ProxyInput } from './schemas.js';
 
 /** What every response shows instead of a stored password; sent back, it keeps the stored one. */

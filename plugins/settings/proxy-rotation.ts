@@ -1,5 +1,5 @@
 import { Errors } from '../../kernel/errors.js';
-import type { ProxyChoice, ProxyEntry, ProxyRotation, ProxyUse, StoredProxySettings } from '../../kernel/contracts/settings.js';
+import type { ProxyChoice, ProxyEntry, ProxyRotation, ProxyUse, StoredProxySettings } from './entries.js';
 import { OutboundBlockedError, type OutboundGuard } from '../../kernel/outbound/index.js';
 import { HOST_ID, PROXY_PROTOCOLS } from './proxy-input.js';
 

@@ -1,6 +1,6 @@
 import { Errors } from '../../kernel/errors.js';
 import type { OutboundGuard } from '../../kernel/outbound/index.js';
-import type { ProxyEntry, RotationMode, StoredProxySettings } from '../../kernel/contracts/settings.js';
+import type { ProxyEntry, RotationMode, StoredProxySettings } from './entries.js';
 import { SETTINGS_KEYS, type TypedSettings } from './keys.js';
 import { MAX_PROXIES, type ProxyInput } from './schemas.js';
 import {

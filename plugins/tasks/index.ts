@@ -1,4 +1,4 @@
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import { taskRoutes } from './routes.js';
 
 /** Task CRUD, touch and version history under `/api/tasks`. */

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { definePlugin } from '../../kernel/registry.js';
+import { definePlugin } from '../../kernel/plugin.js';
 import { IMMUTABLE, REVALIDATE, securityHeaders } from './headers.js';
 import { lazySendFile } from './lazy-send-file.js';
 import { notBuiltPage } from './not-built.js';

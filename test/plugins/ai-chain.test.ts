@@ -1,7 +1,7 @@
 // The provider chain with the real providers and client libraries against one stand-in per slot.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { StoredAiProviderKeys } from '../../kernel/contracts/settings.js';
+import type { StoredAiProviderKeys } from '../../plugins/settings/decorators.js';
 import { AiChainFailure, createAiChain, type AiQuestion } from '../../plugins/ai/chain.js';
 import type { SlotBinding } from '../../plugins/ai/plan.js';
 import { anthropicAi } from '../../providers/ai/anthropic/index.js';

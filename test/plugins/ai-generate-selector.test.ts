@@ -7,7 +7,7 @@ import { loadConfig } from '../../kernel/config.js';
 import { definePlugin, Registry } from '../../kernel/registry.js';
 import { createService } from '../../kernel/server.js';
 import { plugins, providers } from '../../app/built-ins.js';
-import type { PageCapture } from '../../plugins/ai/decorators.js';
+import type { PageCapture } from '../../plugins/runs/decorators.js';
 import type { ChatStandIn } from '../stand-ins/chat-server.js';
 import { startOpenAiStandIn } from '../stand-ins/openai.js';
 import { makeTempDir, request, setupAdmin, startService, type TestService } from '../support/service.js';

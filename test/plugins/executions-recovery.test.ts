@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
-import { INSTANCE_LEASES_KEY, type InstanceLease, type InstanceLeases } from '../../kernel/instance-lease.js';
+import { INSTANCE_LEASES_KEY, type InstanceLease, type InstanceLeases } from '../../plugins/instances/instance-lease.js';
 import { createRecovery } from '../../plugins/executions/recovery.js';
 import { chromiumOrSkip } from '../contracts/browser.contract.js';
 import { startPagesServer } from '../support/pages-server.js';
@@ -71,7 +71,8 @@ describe('executions: recovery across instances', () => {
   it('the periodic sweep interrupts the runs of an instance whose lease lapsed while this one runs', async () => {
     const svc = await startService({ INSTANCE_ID: 'survivor' });
     try {
-      const { storage, instance, logger } = svc.service.services;
+      const { storage, logger } = svc.service.services;
+      const { instance } = svc.service.app;
       await storage.executions.insert(record('crashed-run', 'running', 'crashed'));
       await storage.executions.insert(record('mine', 'running', 'survivor'));
       await putLeases(svc, { crashed: lease(300) });

@@ -3,7 +3,6 @@ import fs from 'node:fs/promises';
 import { describe, it, type TestContext } from 'node:test';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { Schedule, TaskRecord } from '../../kernel/contracts/records.js';
-import type { TaskRuns } from '../../kernel/contracts/runs.js';
 import { createSchedulesRuntime } from '../../plugins/schedules/index.js';
 import { claimKey, MAX_LATENESS_MS } from '../../plugins/schedules/fire.js';
 import { createBreeScheduler } from '../../providers/scheduler/bree/index.js';
@@ -25,7 +24,7 @@ const YEARLY: Schedule = { enabled: true, cron: '0 0 1 1 *', timezone: 'UTC' };
 const JOB = { key: 'task-1', cron: '0 0 1 1 *', timezone: 'UTC' };
 
 /** One runtime (storage, bree scheduler, recorder runner) on a fresh JSON store, with task `task-1`. */
-async function setup(t: TestContext, options: { schedule?: Schedule; taskRuns?: 'none' } = {}) {
+async function setup(t: TestContext, options: { schedule?: Schedule } = {}) {
   const dir = await makeTempDir('taskloom-fire-');
   const lines: string[] = [];
   const logger = recordingLogger(lines);
@@ -34,7 +33,7 @@ async function setup(t: TestContext, options: { schedule?: Schedule; taskRuns?: 
   const scheduler = createBreeScheduler({ logger });
   const runtime = createSchedulesRuntime({
     storage, scheduler, logger, shutdownSignal: new AbortController().signal,
-    taskRuns: (): TaskRuns | undefined => (options.taskRuns === 'none' ? undefined : runs),
+    taskRuns: runs,
   });
   const at = new Date().toISOString();
   const task: TaskRecord = {
@@ -104,16 +103,6 @@ describe('schedules: a fire', () => {
     await first;
     assert.equal((await storage.executions.list()).length, 1);
     assert.equal((await storage.tasks.get('task-1'))!.schedule!.lastRunStatus, 'success');
-  });
-
-  it('without a task runner logs a clear error and records lastRunStatus "error"', async (t) => {
-    const { storage, runtime, lines } = await setup(t, { taskRuns: 'none' });
-    await runtime.fire(JOB, justNow());
-    assert.ok(lines.some((l) => l.startsWith('error scheduled fire not run: no task runner (app.taskRuns) is registered')));
-    const { schedule } = (await storage.tasks.get('task-1'))!;
-    assert.equal(schedule!.lastRunStatus, 'error');
-    assert.equal(schedule!.lastRunDurationMs, 0);
-    assert.equal((await storage.executions.list()).length, 0);
   });
 
   it('is dropped as missed when it comes more than five minutes late', async (t) => {

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { TaskRecord } from '../../kernel/contracts/records.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
-import { createInstance, type Instance } from '../../kernel/instance.js';
+import { createInstance, type Instance } from '../../plugins/instances/instance.js';
 import { createSchedulesRuntime } from '../../plugins/schedules/index.js';
 import { createBreeScheduler } from '../../providers/scheduler/bree/index.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
@@ -26,7 +26,7 @@ function instance(storage: StorageProvider, instanceId: string, options: { lease
   const runs = createRecordingRuns(() => storage);
   const scheduler = createBreeScheduler({ logger: silent });
   const runtime = createSchedulesRuntime({
-    storage, scheduler, logger: options.logger ?? silent, instanceId, instance: options.lease, taskRuns: () => runs,
+    storage, scheduler, logger: options.logger ?? silent, instanceId, instance: options.lease, taskRuns: runs,
     shutdownSignal: new AbortController().signal,
   });
   return { runs, scheduler, runtime };

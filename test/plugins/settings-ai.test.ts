@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { StoredAiProviderKeys } from '../../kernel/contracts/settings.js';
+import type { StoredAiProviderKeys } from '../../plugins/settings/decorators.js';
 import { SETTINGS_KEYS } from '../../plugins/settings/keys.js';
 import { setupAdmin, startService, type RequestOptions, type TestService } from '../support/service.js';
 

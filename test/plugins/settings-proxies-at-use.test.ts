@@ -3,7 +3,7 @@
 // proxyId, as the default and in the rotation (skipped with a log line; an error when none is left).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ProxyEntry, StoredProxySettings } from '../../kernel/contracts/settings.js';
+import type { ProxyEntry, StoredProxySettings } from '../../plugins/settings/decorators.js';
 import { Errors } from '../../kernel/errors.js';
 import { createOutboundGuard } from '../../kernel/outbound/index.js';
 import { createProxyRotation } from '../../plugins/settings/proxy-rotation.js';

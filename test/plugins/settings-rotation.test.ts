@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ProxyEntry, StoredProxySettings } from '../../kernel/contracts/settings.js';
+import type { ProxyEntry, StoredProxySettings } from '../../plugins/settings/decorators.js';
 import { createProxyRotation, rotationPool } from '../../plugins/settings/proxy-rotation.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import fp from 'fastify-plugin';
-import type { TaskRunOutcome, TaskRuns } from '../../../kernel/contracts/runs.js';
+import type { TaskRunOutcome, TaskRuns } from '../../../plugins/runs/decorators.js';
 import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import { loadConfig } from '../../../kernel/config.js';
 import { Errors } from '../../../kernel/errors.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { Logger } from './contracts/logger.js';
-import type { SettingsStore } from './contracts/storage.js';
+import type { Logger } from '../../kernel/contracts/logger.js';
+import type { SettingsStore } from '../../kernel/contracts/storage.js';
 import {
   INSTANCE_LEASES_KEY, currentViewer, generateInstanceId, leaseEnd, validLeases, type InstanceLease, type InstanceLeases, type LeaseEnd,
 } from './instance-lease.js';

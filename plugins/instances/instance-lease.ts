@@ -4,7 +4,7 @@ import os from 'node:os';
 /**
  * Instance leases: each instance sharing a database keeps a lease in `storage.settings` (one key holding every
  * lease) and renews it while it runs. A lapsed lease, or one whose process is known to be gone, marks an instance
- * whose queued and running executions can never finish. Pure functions; kernel/instance.ts does the I/O.
+ * whose queued and running executions can never finish. Pure functions; instance.ts does the I/O.
  */
 
 /** The settings key of the lease map `{ [instanceId]: InstanceLease }`. */

@@ -1,9 +1,12 @@
+import { DEFAULT_SLOT_MODELS } from '../../kernel/contracts/ai.js';
+import type { ProxyRecord } from '../../kernel/contracts/records.js';
+
 /**
  * Settings kept by the settings plugin in `storage.settings`, and the proxy rotation it offers other
- * plugins as `app.proxyRotation`. Types only. Secrets are read and written in clear (never masked here): only the
- * HTTP answers mask them. At rest the kernel seals them (kernel/secrets/secret-fields.ts lists the keys).
+ * plugins as `app.proxyRotation` (decorators.ts is how other plugins see them). Secrets are read and written in
+ * clear (never masked here): only the HTTP answers mask them. At rest the storage layer seals them
+ * (layers/sealed-storage/secret-fields.ts lists the keys).
  */
-import type { ProxyRecord } from './records.js';
 
 /** `round-robin`: the pool in stored order, one after the other; `random`: any member, uniformly. */
 export type RotationMode = 'round-robin' | 'random';
@@ -89,15 +92,12 @@ export interface AiModelSettings {
   providerD: string;
 }
 
-/**
- * The default model of each slot (decisions.md, "AI providers"), for readers of `settings.aiModels` outside the
- * settings plugin (the AI chain). A value, not a type: kept here so both read the same defaults.
- */
+/** The default model of each slot, as the AI contract defines it, under the names of the AI model settings. */
 export const DEFAULT_AI_MODELS: Readonly<AiModelSettings> = {
-  providerA: 'gemini-2.5-flash',
-  providerB: 'gpt-4o-mini',
-  providerC: 'claude-haiku-4-5',
-  providerD: 'llama3.2',
+  providerA: DEFAULT_SLOT_MODELS.A,
+  providerB: DEFAULT_SLOT_MODELS.B,
+  providerC: DEFAULT_SLOT_MODELS.C,
+  providerD: DEFAULT_SLOT_MODELS.D,
 };
 
 export type SelectorFinder = 'highlight' | 'ai';

@@ -14,7 +14,7 @@ export interface HttpRequestSample {
 }
 
 /**
- * The service's Prometheus instruments (`services.metrics`). Each service has its own registry, so several
+ * The service's Prometheus instruments (`app.metrics`). Each service has its own registry, so several
  * services in one process (the tests) never share a series. Plugins report through these methods; gauges
  * read their sources when scraped, so a number is never stale or double-counted.
  */

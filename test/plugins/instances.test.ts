@@ -1,4 +1,4 @@
-// Instance leases (kernel/instance.ts) on a real store: how instances sharing one database tell the live from the
+// Instance leases (plugins/instances) on a real store: how instances sharing one database tell the live from the
 // stopped, and why a second process may not take a running instance's INSTANCE_ID.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,8 +9,8 @@ import { describe, it, type TestContext } from 'node:test';
 import { ConfigError, loadConfig } from '../../kernel/config.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
-import { createInstance } from '../../kernel/instance.js';
-import { INSTANCE_LEASES_KEY, generateInstanceId, type InstanceLease, type InstanceLeases } from '../../kernel/instance-lease.js';
+import { createInstance } from '../../plugins/instances/instance.js';
+import { INSTANCE_LEASES_KEY, generateInstanceId, type InstanceLease, type InstanceLeases } from '../../plugins/instances/instance-lease.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
 import { makeTempDir } from '../support/service.js';
 
