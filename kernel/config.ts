@@ -31,7 +31,7 @@ export interface KernelConfig {
    * over the defaults A, B `openai-compatible`, C `anthropic`, D `ollama`.
    */
   aiSlots: Record<'A' | 'B' | 'C' | 'D', string>;
-  /** LOW_MEMORY: V8 tuned for a small machine (see runtime-tuning.ts); applied before the config loads. */
+  /** LOW_MEMORY: V8 tuned for a small machine (see app/runtime-tuning.ts); applied before the config loads. */
   lowMemory: boolean;
   useNovnc: boolean;
   novncPort: number;
