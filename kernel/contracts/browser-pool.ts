@@ -10,7 +10,11 @@ import type { BrowserCookie, ContextHandle, ContextOptions } from './browser.js'
 /** Where a cookie jar keeps its cookies. */
 export interface CookieStore {
   get(): Promise<BrowserCookie[]>;
-  set(cookies: BrowserCookie[]): Promise<void>;
+  /**
+   * Replaces the cookies with what `change` makes of the current ones, as one atomic step where the store is
+   * shared (instances on one database): a change made elsewhere in between is never overwritten.
+   */
+  update(change: (current: BrowserCookie[]) => BrowserCookie[]): Promise<void>;
 }
 
 /**

@@ -54,14 +54,16 @@ export function createCookieJar(store: CookieStore, now: () => number = Date.now
     async load() {
       return (await store.get()).filter((c) => !isExpired(c, seconds()));
     },
-    merge: (loaded, final) =>
-      serial(async () => store.set(mergeCookies(await store.get(), loaded, final, seconds()))),
+    merge: (loaded, final) => serial(() => store.update((current) => mergeCookies(current, loaded, final, seconds()))),
     clear: (domain) =>
       serial(async () => {
-        const cookies = await store.get();
-        const keep = domain === undefined ? [] : cookies.filter((c) => domainOf(c.domain) !== domainOf(domain));
-        await store.set(keep);
-        return cookies.length - keep.length;
+        let removed = 0;
+        await store.update((cookies) => {
+          const keep = domain === undefined ? [] : cookies.filter((c) => domainOf(c.domain) !== domainOf(domain));
+          removed = cookies.length - keep.length;
+          return keep;
+        });
+        return removed;
       }),
   };
 }
@@ -71,6 +73,6 @@ export function createMemoryCookieStore(initial: BrowserCookie[] = []): CookieSt
   let cookies = [...initial];
   return {
     get: async () => [...cookies],
-    set: async (next) => { cookies = [...next]; },
+    update: async (change) => { cookies = [...change([...cookies])]; },
   };
 }

@@ -23,8 +23,9 @@ interface CdpCookie {
 export function windowCookieStore({ withCdp }: { withCdp: WithCdp }): CookieStore {
   return {
     get: () => withCdp(CDP_MS, async (cdp) => (await read(cdp)).map(fromCdp)),
-    set: (next) => withCdp(CDP_MS, async (cdp) => {
+    update: (change) => withCdp(CDP_MS, async (cdp) => {
       const current = new Map((await read(cdp)).map((c) => [cookieKey(c), fromCdp(c)]));
+      const next = change([...current.values()]);
       const wanted = new Set(next.map(cookieKey));
       const changed = next.filter((c) => !same(current.get(cookieKey(c)), c));
       // Writing a cookie that has already expired deletes the stored one.

@@ -56,7 +56,12 @@ describe('cookie jar', () => {
     const memory = createMemoryCookieStore();
     const slow = {
       get: memory.get,
-      set: async (c: BrowserCookie[]) => { await new Promise((r) => setTimeout(r, 10)); writes++; await memory.set(c); },
+      update: async (change: (c: BrowserCookie[]) => BrowserCookie[]) => {
+        const current = await memory.get();
+        await new Promise((r) => setTimeout(r, 10));
+        writes++;
+        await memory.update(() => change(current));
+      },
     };
     const jar = createCookieJar(slow, () => NOW * 1000);
     await Promise.all(['a', 'b', 'c'].map((name) => jar.merge([], [cookie(name, '1')])));
