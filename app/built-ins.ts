@@ -10,6 +10,7 @@ import { puppeteerBrowser } from '../providers/browser/puppeteer/index.js';
 import { tablestoreOutput } from '../providers/output/tablestore/index.js';
 import { breeScheduler } from '../providers/scheduler/bree/index.js';
 import { diskBlobStore } from '../providers/blob/disk/index.js';
+import { postgresBlobStore } from '../providers/blob/postgres/index.js';
 import { jsonStorage } from '../providers/storage/json/index.js';
 import { mongodbStorage } from '../providers/storage/mongodb/index.js';
 import { postgresStorage } from '../providers/storage/postgres/index.js';
@@ -46,7 +47,7 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
   openAiCompatibleAi, anthropicAi, ollamaAi,
   tablestoreOutput,
   breeScheduler,
-  diskBlobStore,
+  diskBlobStore, postgresBlobStore,
 ];
 
 /**
