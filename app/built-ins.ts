@@ -11,6 +11,7 @@ import { tablestoreOutput } from '../providers/output/tablestore/index.js';
 import { breeScheduler } from '../providers/scheduler/bree/index.js';
 import { diskBlobStore } from '../providers/blob/disk/index.js';
 import { postgresBlobStore } from '../providers/blob/postgres/index.js';
+import { s3BlobStore } from '../providers/blob/s3/index.js';
 import { jsonStorage } from '../providers/storage/json/index.js';
 import { mongodbStorage } from '../providers/storage/mongodb/index.js';
 import { postgresStorage } from '../providers/storage/postgres/index.js';
@@ -47,7 +48,7 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
   openAiCompatibleAi, anthropicAi, ollamaAi,
   tablestoreOutput,
   breeScheduler,
-  diskBlobStore, postgresBlobStore,
+  diskBlobStore, postgresBlobStore, s3BlobStore,
 ];
 
 /**
