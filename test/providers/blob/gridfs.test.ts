@@ -9,16 +9,31 @@ import { Registry } from '../../../kernel/registry.js';
 import { builtIns } from '../../../app/built-ins.js';
 import { openGridfsBlobStore } from '../../../providers/blob/gridfs/gridfs-blob-store.js';
 import { blobContract } from '../../contracts/blob.contract.js';
+import { startMongoDocumentsStandIn } from '../../stand-ins/mongo-documents.js';
 
 /**
- * The blob contract against a real MongoDB's GridFS. No MongoDB server can be installed on the build machine
- * (and the wire stand-in of test/providers/storage keeps no documents), so this runs only when MONGODB_URL is set.
+ * The blob contract against the real driver's GridFS on a local stand-in of the MongoDB wire protocol that keeps
+ * documents in memory; and against a real MongoDB, which no build machine has, when MONGODB_URL is set.
  */
 const url = process.env.MONGODB_URL;
 const logger = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));
 
+blobContract('gridfs (a local stand-in of the MongoDB wire protocol)', async () => {
+  const standIn = await startMongoDocumentsStandIn();
+  const open = () => openGridfsBlobStore({ url: standIn.url, logger });
+  const store = await open();
+  return {
+    store,
+    openSecond: open,
+    async cleanup() {
+      await store.close();
+      await standIn.close();
+    },
+  };
+});
+
 if (url === undefined || url === '') {
-  const reason = 'MONGODB_URL is not set: no MongoDB server on this machine; the GridFS blob contract suite did not run';
+  const reason = 'MONGODB_URL is not set: no MongoDB server on this machine; the GridFS blob contract suite ran against the wire stand-in only';
   describe('blob contract: gridfs', () => {
     it('runs the blob contract suite against MONGODB_URL', { skip: reason }, () => undefined);
   });
@@ -43,6 +58,25 @@ if (url === undefined || url === '') {
 }
 
 describe('blob store: gridfs', () => {
+  it('keeps a blob as a GridFS file of the bucket taskloom_blobs, and a replaced one is removed with its chunks', async () => {
+    const standIn = await startMongoDocumentsStandIn('captures_db');
+    const store = await openGridfsBlobStore({ url: standIn.url, logger });
+    try {
+      await store.put('exec_1_1.webm', Buffer.alloc(600 * 1024, 1), { contentType: 'video/webm' });
+      await store.put('exec_1_1.webm', Buffer.alloc(300 * 1024, 2), { contentType: 'video/webm' });
+      const files = standIn.collections.get('captures_db.taskloom_blobs.files')!;
+      const chunks = standIn.collections.get('captures_db.taskloom_blobs.chunks')!;
+      assert.deepEqual(files.map((f) => [f.filename, f.length, (f.metadata as { contentType: string }).contentType]), [['exec_1_1.webm', 300 * 1024, 'video/webm']]);
+      assert.equal(chunks.length, 2, 'the replaced file\'s chunks are gone');
+      assert.ok(chunks.every((c) => String(c.files_id) === String(files[0]!._id)));
+      assert.equal(await store.delete('exec_1_1.webm'), true);
+      assert.deepEqual([standIn.collections.get('captures_db.taskloom_blobs.files'), standIn.collections.get('captures_db.taskloom_blobs.chunks')], [[], []]);
+    } finally {
+      await store.close();
+      await standIn.close();
+    }
+  });
+
   it('is chosen with BLOB_STORE=gridfs, which requires MONGODB_URL and never repeats its value', () => {
     const registry = new Registry();
     registry.addModule(builtIns);
