@@ -26,7 +26,7 @@ import { headfulPlugin } from '../plugins/headful/index.js';
 import { healthPlugin } from '../plugins/health/index.js';
 import { inspectorPlugin } from '../plugins/inspector/index.js';
 import { instancesPlugin } from '../plugins/instances/index.js';
-import { metricsPlugin } from '../plugins/metrics/index.js';
+import { httpMetricsPlugin, metricsPlugin } from '../plugins/metrics/index.js';
 import { openapiPlugin } from '../plugins/openapi/index.js';
 import { portabilityPlugin } from '../plugins/portability/index.js';
 import { retentionPlugin } from '../plugins/retention/index.js';
@@ -57,9 +57,9 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
  * needs (kernel/plugin-order.ts).
  */
 export const plugins: PluginDefinition[] = [
-  aiPlugin, authPlugin, browserSessionsPlugin, credentialsPlugin, dataPlugin, executionsPlugin, headfulPlugin, healthPlugin,
-  inspectorPlugin, instancesPlugin, metricsPlugin, openapiPlugin, portabilityPlugin, retentionPlugin, runsPlugin, schedulesPlugin,
-  settingsPlugin, tasksPlugin, webPlugin,
+  aiPlugin, authPlugin, browserSessionsPlugin, credentialsPlugin, dataPlugin, executionsPlugin, headfulPlugin,
+  healthPlugin, httpMetricsPlugin, inspectorPlugin, instancesPlugin, metricsPlugin, openapiPlugin, portabilityPlugin,
+  retentionPlugin, runsPlugin, schedulesPlugin, settingsPlugin, tasksPlugin, webPlugin,
 ];
 
 /** The service as it ships: one module holding every built-in provider and plugin. */

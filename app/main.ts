@@ -1,5 +1,5 @@
-import '../kernel/runtime-tuned.js';
-import { isEntryPoint } from '../kernel/entry-point.js';
+import './runtime-tuned.js';
+import { isEntryPoint } from './entry-point.js';
 import { main, reportStartFailure } from '../kernel/main.js';
 
 /**

@@ -1,4 +1,4 @@
-import { isEntryPoint } from '../kernel/entry-point.js';
+import { isEntryPoint } from '../app/entry-point.js';
 import type { CliCommand, CliIo } from './command.js';
 import { COMMANDS } from './command-list.js';
 import { ExitCode } from './exit-codes.js';

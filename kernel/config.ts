@@ -18,8 +18,6 @@ export interface KernelConfig {
   scheduler: string;
   /** BLOB_STORE: the blob store's id (default `disk`): where captures are kept. */
   blobStore: string;
-  /** INSTANCE_ID: names this instance among those sharing one database; undefined: generated at start. */
-  instanceId?: string;
   allowPrivateNetworks: boolean;
   authDisabled: boolean;
   /** Undefined: generated once and kept by the storage. */
@@ -33,10 +31,8 @@ export interface KernelConfig {
    * over the defaults A, B `openai-compatible`, C `anthropic`, D `ollama`.
    */
   aiSlots: Record<'A' | 'B' | 'C' | 'D', string>;
-  /** LOW_MEMORY: V8 tuned for a small machine (see runtime-tuning.ts); applied before the config loads. */
+  /** LOW_MEMORY: V8 tuned for a small machine (see app/runtime-tuning.ts); applied before the config loads. */
   lowMemory: boolean;
-  useNovnc: boolean;
-  novncPort: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Extra modules (npm names or paths) that contribute providers and plugins. */
   modules: string[];
@@ -47,8 +43,6 @@ export interface KernelConfig {
    * (kernel/http/allowed-hosts.ts); `['*']` accepts any.
    */
   allowedHosts: string[];
-  /** Executions (and their captures) started more than this many days ago are pruned; 0 keeps them forever. */
-  retentionDays: number;
   /** Every variable as read (trimmed; an empty one is unset): modules get theirs from it through the kernel. */
   variables: Readonly<Record<string, string>>;
 }
@@ -107,9 +101,6 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return n;
 }
 
-/** About a hundred years: a longer retention is "forever" (0). */
-export const MAX_RETENTION_DAYS = 36_500;
-
 const DEFAULT_AI_SLOTS: KernelConfig['aiSlots'] = { A: 'openai-compatible', B: 'openai-compatible', C: 'anthropic', D: 'ollama' };
 
 /** TASKLOOM_AI_SLOTS over the defaults; whether the named providers exist is checked when the AI plugin starts. */
@@ -146,15 +137,6 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(name, `must use ${protocols.join(' or ')}, not ${parsed.protocol}`);
-  }
-  return value;
-}
-
-/** Letters, digits, `.`, `_` and `-`, up to 64: it shows up in logs and storage keys. */
-function instanceId(env: Env): string | undefined {
-  const value = text(env, 'INSTANCE_ID');
-  if (value !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) {
-    throw new ConfigError('INSTANCE_ID', `is "${value}"; expected up to 64 letters, digits, ".", "_" or "-"`);
   }
   return value;
 }
@@ -205,7 +187,6 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     authProvider: providerId(env, 'AUTH_PROVIDER', 'local'),
     scheduler: providerId(env, 'SCHEDULER', 'bree'),
     blobStore: providerId(env, 'BLOB_STORE', 'disk'),
-    instanceId: instanceId(env),
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),
     sessionSecret,
@@ -218,13 +199,10 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     },
     aiSlots: aiSlots(env),
     lowMemory: lowMemoryRequested(env),
-    useNovnc: bool(env, 'USE_NOVNC', false),
-    novncPort: integer(env, 'NOVNC_PORT', 54311, 1, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     modules: (text(env, 'TASKLOOM_MODULES') ?? '').split(',').map((m) => m.trim()).filter(Boolean),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     allowedHosts: allowedHosts(env),
-    retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, MAX_RETENTION_DAYS),
     variables: variablesOf(env),
   };
 }

@@ -9,7 +9,7 @@ import type { TaskloomModule } from './registry.js';
  */
 export async function main(modules: () => Promise<TaskloomModule>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = configured(() => loadConfig(env));
-  // Loaded here, after the runtime tuning of ./runtime-tuned.js holds: loading is most of start-up's allocation.
+  // Loaded here, after the runtime tuning of app/runtime-tuned.js holds: loading is most of start-up's allocation.
   const [{ createService }, { Registry }, { checkConfig }] = await Promise.all([
     import('./server.js'), import('./registry.js'), import('./module-config.js'),
   ]);

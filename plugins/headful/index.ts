@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { definePlugin } from '../../kernel/plugin.js';
 import type { HeadfulSession, HeadfulStatus } from './decorators.js';
 import { startDisplayStack, type DisplayStack } from './display-stack.js';
@@ -21,15 +22,22 @@ const DISPLAY_WAIT_MS = 15_000;
  * Wrapped with fastify-plugin so `app.headfulSession` and `app.browserSessions` reach every scope (runs,
  * the browser and inspector endpoints); the status routes stay encapsulated under their prefix.
  */
-async function headful(app: FastifyInstance, options: { prefix?: string }): Promise<void> {
+const settings = Type.Object({
+  /** Run the headful session on a virtual display served through noVNC. */
+  USE_NOVNC: Type.Boolean({ default: false }),
+  NOVNC_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 54311 }),
+});
+
+async function headful(app: FastifyInstance, options: { prefix?: string; config: Static<typeof settings> }): Promise<void> {
   const { services } = app;
   const { config, storage } = services;
+  const { USE_NOVNC: useNovnc, NOVNC_PORT: novncPort } = options.config;
   const logger = services.logger.child({ plugin: 'headful' });
   const password = () => vncPassword(storage.settings);
   let stack: DisplayStack | undefined;
   const managed = new ManagedBrowser({ services, logger, display: async () => stack?.display(DISPLAY_WAIT_MS) });
   const status = (): HeadfulStatus =>
-    config.useNovnc ? { useNovnc: true, novncPort: config.novncPort, isRunning: stack?.isRunning() ?? false } : { useNovnc: false };
+    useNovnc ? { useNovnc: true, novncPort, isRunning: stack?.isRunning() ?? false } : { useNovnc: false };
   const headfulSession: HeadfulSession = {
     withContext: headfulWithContext(() => managed.open(false)),
     status,
@@ -39,8 +47,8 @@ async function headful(app: FastifyInstance, options: { prefix?: string }): Prom
   app.decorate('browserSessions', createBrowserSessions(managed));
   // Started once the whole service is built, so a failed start-up leaves no helper process behind.
   app.addHook('onReady', async () => {
-    if (!config.useNovnc) return;
-    stack = startDisplayStack({ novncPort: config.novncPort, host: config.host, password, stateDir: path.join(config.dataDir, 'headful'), logger });
+    if (!useNovnc) return;
+    stack = startDisplayStack({ novncPort, host: config.host, password, stateDir: path.join(config.dataDir, 'headful'), logger });
   });
   app.addHook('onClose', async () => {
     await managed.close(); // the browser first: it is a client of the display
@@ -54,6 +62,7 @@ export const headfulPlugin = definePlugin({
   name: 'headful',
   prefix: PREFIX,
   decorates: ['headfulSession', 'browserSessions'],
+  configSchema: settings,
   plugin: fp(headful, {
     name: 'taskloom-headful',
     fastify: '5.x',

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { definePlugin } from '../../kernel/plugin.js';
 import { createInstance } from './instance.js';
 import './decorators.js';
@@ -12,9 +13,17 @@ export { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from './ins
  * shutdown, so the other instances need not wait for it to lapse. Refuses to start beside a running instance with
  * the same id.
  */
-async function instances(app: FastifyInstance): Promise<void> {
-  const { storage, logger, config } = app.services;
-  const instance = createInstance({ settings: storage.settings, logger, id: config.instanceId });
+const settings = Type.Object({
+  /** Names this instance among those sharing one database; unset: generated at start. */
+  INSTANCE_ID: Type.Optional(Type.String({
+    pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+    description: 'up to 64 letters, digits, ".", "_" or "-" (it shows up in logs and storage keys)',
+  })),
+});
+
+async function instances(app: FastifyInstance, options: { config: Static<typeof settings> }): Promise<void> {
+  const { storage, logger } = app.services;
+  const instance = createInstance({ settings: storage.settings, logger, id: options.config.INSTANCE_ID });
   await instance.start();
   app.decorate('instance', instance);
   // After the runs ended (their preClose): the others need not wait for the lease to lapse.
@@ -26,5 +35,6 @@ async function instances(app: FastifyInstance): Promise<void> {
 export const instancesPlugin = definePlugin({
   name: 'instances',
   decorates: ['instance'],
+  configSchema: settings,
   plugin: fp(instances, { name: 'taskloom-instances', fastify: '5.x', decorators: { fastify: ['services'] } }),
 });

@@ -27,24 +27,31 @@ async function metricsRoutes(app: FastifyInstance, options: { metrics: Metrics }
 }
 
 /**
- * The instruments (`app.metrics`, for every scope: the runs report through them), the timing of every request,
- * the browser contexts the pool holds open, and the endpoint that serves them.
+ * The instruments (`app.metrics`, for every scope: the runs report through them), the timing of every request and
+ * the browser contexts the pool holds open. It observes every route (its hook must be there before routes are
+ * added), so it adds none itself: a route added here would come before the API description sees routes.
  */
-async function metrics(app: FastifyInstance, options: { prefix?: string }): Promise<void> {
+async function httpMetricsObserver(app: FastifyInstance): Promise<void> {
   const instruments = createMetrics();
   instruments.observeBrowserContexts(() => app.services.browser.openContexts());
   app.decorate('metrics', instruments);
   app.addHook('onResponse', httpMetrics(instruments));
-  await app.register(metricsRoutes, { prefix: options.prefix || PREFIX, metrics: instruments });
 }
+
+export const httpMetricsPlugin = definePlugin({
+  name: 'http-metrics',
+  decorates: ['metrics'],
+  observesRoutes: true,
+  plugin: fp(httpMetricsObserver, {
+    name: 'taskloom-http-metrics', fastify: '5.x', dependencies: ['taskloom-route-policy'], decorators: { fastify: ['services'] },
+  }),
+});
 
 /** Prometheus metrics under `/api/metrics`, for a session or the API key (`Authorization: Bearer <key>`). */
 export const metricsPlugin = definePlugin({
   name: 'metrics',
   prefix: PREFIX,
-  decorates: ['metrics'],
-  observesRoutes: true,
-  plugin: fp(metrics, {
-    name: 'taskloom-metrics', fastify: '5.x', dependencies: ['taskloom-route-policy'], decorators: { fastify: ['services'] },
-  }),
+  plugin: fp(async (app: FastifyInstance, options: { prefix?: string }) => {
+    await app.register(metricsRoutes, { prefix: options.prefix || PREFIX, metrics: app.metrics });
+  }, { name: 'taskloom-metrics', fastify: '5.x', dependencies: ['taskloom-route-policy'], decorators: { fastify: ['metrics'] } }),
 });

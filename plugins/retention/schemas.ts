@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { MAX_RETENTION_DAYS } from '../../kernel/config.js';
+
+/** About a hundred years: a longer retention is "forever" (0). */
+export const MAX_RETENTION_DAYS = 36_500;
 
 export { ErrorBody } from '../../kernel/http/error-body.js';
 

@@ -25,9 +25,7 @@ describe('configuration', () => {
     assert.equal(config.allowPrivateNetworks, false);
     assert.equal(config.authDisabled, false);
     assert.equal(config.browserEngine, 'playwright');
-    assert.equal(config.useNovnc, false);
     assert.equal(config.lowMemory, false);
-    assert.equal(config.novncPort, 54311);
     assert.equal(config.logLevel, 'info');
     assert.ok(config.maxConcurrentRuns >= 1);
     assert.ok(config.dataDir.endsWith('data'));
@@ -50,6 +48,11 @@ describe('configuration', () => {
     [{ PROVIDER_A_BASE_URL: 'not a url' }, 'PROVIDER_A_BASE_URL'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ LOW_MEMORY: 'a little' }, 'LOW_MEMORY'],
+    // Plugins' own variables, checked by start-up as the providers' are.
+    [{ USE_NOVNC: 'sometimes' }, 'USE_NOVNC'],
+    [{ NOVNC_PORT: '0' }, 'NOVNC_PORT'],
+    [{ INSTANCE_ID: 'has space' }, 'INSTANCE_ID'],
+    [{ RETENTION_DAYS: 'a week' }, 'RETENTION_DAYS'],
   ];
   for (const [env, variable] of bad) {
     it(`stops on a bad ${variable} with one line naming it`, () => {

@@ -15,9 +15,11 @@ import { makeTempDir, request, setupAdmin, startService, type TestService } from
 const PAGE = '<html><head><script>var secret = 1;</script></head><body><form id="login"><input name="email" placeholder="Email">' +
   '<button class="btn primary" type="submit">Sign in</button></form><svg><path d="M0 0L10 10"/></svg></body></html>';
 /** The built-in modules less the plugin that provides the real page capture (plus `extra`). */
+/** The built-ins without the named plugins (and the schedules, which need the runs plugin), plus `extra`. */
 function registryWithout(name: string, ...extra: NonNullable<typeof plugins>): Registry {
   const registry = new Registry();
-  registry.addModule({ providers, plugins: [...(plugins ?? []).filter((p) => p.name !== name), ...extra] });
+  const left = (plugins ?? []).filter((p) => p.name !== name && !(name === 'runs' && p.name === 'schedules'));
+  registry.addModule({ providers, plugins: [...left, ...extra] });
   return registry;
 }
 

@@ -7,6 +7,8 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it, type TestContext } from 'node:test';
 import { ConfigError, loadConfig } from '../../kernel/config.js';
+import { readModuleConfig } from '../../kernel/module-config.js';
+import { instancesPlugin } from '../../plugins/instances/index.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { createInstance } from '../../plugins/instances/instance.js';
@@ -113,18 +115,22 @@ describe('instance leases', () => {
   });
 });
 
+/** INSTANCE_ID as start-up reads it: the environment through the instances plugin's variables. */
+const instanceIdOf = (env: Record<string, string>) =>
+  (readModuleConfig(instancesPlugin, loadConfig(env).variables, { required: true }) as { INSTANCE_ID?: string }).INSTANCE_ID;
+
 describe('instance ids', () => {
   it('are generated as <host>-<6 hex> when INSTANCE_ID is not set, different at every start', () => {
     assert.match(generateInstanceId('web-1.example'), /^web-1\.example-[0-9a-f]{6}$/);
     assert.match(generateInstanceId('_weird host!'), /^weird-host--[0-9a-f]{6}$/);
     assert.notEqual(generateInstanceId('h'), generateInstanceId('h'));
-    assert.equal(loadConfig({}).instanceId, undefined);
+    assert.equal(instanceIdOf({}), undefined);
   });
 
   it('INSTANCE_ID is kept as given, and a bad one stops start-up with one line naming it', () => {
-    assert.equal(loadConfig({ INSTANCE_ID: ' web-1_a.b ' }).instanceId, 'web-1_a.b');
+    assert.equal(instanceIdOf({ INSTANCE_ID: ' web-1_a.b ' }), 'web-1_a.b');
     for (const bad of ['-leading', 'has space', 'x'.repeat(65), 'sl/ash']) {
-      assert.throws(() => loadConfig({ INSTANCE_ID: bad }), (error: Error) =>
+      assert.throws(() => instanceIdOf({ INSTANCE_ID: bad }), (error: Error) =>
         error instanceof ConfigError && /^Invalid configuration: INSTANCE_ID is ".*"; expected up to 64 letters, digits/.test(error.message));
     }
   });

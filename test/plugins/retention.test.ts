@@ -120,8 +120,12 @@ describe('retention', () => {
 
   it('refuses a bad RETENTION_DAYS at start-up with a line naming it', async () => {
     const { loadConfig } = await import('../../kernel/config.js');
-    assert.throws(() => loadConfig({ RETENTION_DAYS: 'a week' }), /RETENTION_DAYS/);
-    assert.throws(() => loadConfig({ RETENTION_DAYS: '-3' }), /RETENTION_DAYS/);
-    assert.equal(loadConfig({}).retentionDays, 0);
+    const { readModuleConfig } = await import('../../kernel/module-config.js');
+    const { retentionPlugin } = await import('../../plugins/retention/index.js');
+    const days = (env: Record<string, string>) =>
+      (readModuleConfig(retentionPlugin, loadConfig(env).variables, { required: true }) as { RETENTION_DAYS: number }).RETENTION_DAYS;
+    assert.throws(() => days({ RETENTION_DAYS: 'a week' }), /Invalid configuration: RETENTION_DAYS is "a week"; expected a whole number from 0 to 36500/);
+    assert.throws(() => days({ RETENTION_DAYS: '-3' }), /RETENTION_DAYS/);
+    assert.equal(days({}), 0);
   });
 });

@@ -63,28 +63,29 @@ export interface SchedulesService extends TestService {
 
 /**
  * The real service (built-in providers, the plugins the schedules need) on a free port, with `app.taskRuns`
- * from a recorder; `withRunner: false` leaves it out. Authentication is off unless `env` says otherwise.
+ * from a recorder. Authentication is off unless `env` says otherwise.
  */
-export async function startSchedulesService(options: { dataDir?: string; withRunner?: boolean; env?: Record<string, string> } = {}): Promise<SchedulesService> {
+export async function startSchedulesService(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<SchedulesService> {
   const dir = options.dataDir ?? (await makeTempDir('taskloom-schedules-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', AUTH_DISABLED: 'true', ...options.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' });
   let storage: StorageProvider | undefined;
   const runs = createRecordingRuns(() => storage!);
   const recorder = definePlugin({
     name: 'test-task-runs',
+    decorates: ['taskRuns'],
     plugin: fp(async (app) => {
       storage = app.services.storage;
       app.decorate('taskRuns', runs);
     }, { name: 'test-task-runs' }),
   });
   // Not the runs plugin (it needs a browser) nor the AI plugin; every plugin the schedules rely on.
-  const wanted = ['health', 'auth', 'tasks', 'settings', 'data', 'executions'];
+  const wanted = ['health', 'auth', 'tasks', 'settings', 'data', 'executions', 'instances'];
   const registry = new Registry();
   registry.addModule({
     providers,
     plugins: [
       ...(plugins ?? []).filter((p) => wanted.includes(p.name)),
-      ...(options.withRunner === false ? [] : [recorder]),
+      recorder,
       ...(plugins ?? []).filter((p) => p.name === 'schedules'),
     ],
   });

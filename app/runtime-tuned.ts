@@ -1,7 +1,7 @@
-import { lowMemoryRequested } from './config.js';
+import { lowMemoryRequested } from '../kernel/config.js';
 import { tuneRuntime } from './runtime-tuning.js';
 
-// Imported first by the entry point (kernel/main.ts): with LOW_MEMORY=true, applies the small-machine tuning
+// Imported first by the entry point (app/main.ts): with LOW_MEMORY=true, applies the small-machine tuning
 // before anything else loads. A bad LOW_MEMORY value is reported by the configuration check that follows.
 let requested = false;
 try {

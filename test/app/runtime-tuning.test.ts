@@ -22,8 +22,8 @@ function newSpaceMb(prelude: string, env: Record<string, string> = {}): number {
   return Number(result.stdout.trim());
 }
 
-const TUNE = `import { tuneRuntime } from './kernel/runtime-tuning.ts'; tuneRuntime(process.execArgv, process.env.NODE_OPTIONS);`;
-const ENTRY = `import './kernel/runtime-tuned.ts';`;
+const TUNE = `import { tuneRuntime } from './app/runtime-tuning.ts'; tuneRuntime(process.execArgv, process.env.NODE_OPTIONS);`;
+const ENTRY = `import './app/runtime-tuned.ts';`;
 
 describe('runtime tuning', () => {
   it('keeps the young generation at its starting size under allocation', () => {
