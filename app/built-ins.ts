@@ -9,6 +9,10 @@ import { playwrightBrowser } from '../providers/browser/playwright/index.js';
 import { puppeteerBrowser } from '../providers/browser/puppeteer/index.js';
 import { tablestoreOutput } from '../providers/output/tablestore/index.js';
 import { breeScheduler } from '../providers/scheduler/bree/index.js';
+import { diskBlobStore } from '../providers/blob/disk/index.js';
+import { postgresBlobStore } from '../providers/blob/postgres/index.js';
+import { s3BlobStore } from '../providers/blob/s3/index.js';
+import { gridfsBlobStore } from '../providers/blob/gridfs/index.js';
 import { jsonStorage } from '../providers/storage/json/index.js';
 import { mongodbStorage } from '../providers/storage/mongodb/index.js';
 import { postgresStorage } from '../providers/storage/postgres/index.js';
@@ -45,6 +49,7 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
   openAiCompatibleAi, anthropicAi, ollamaAi,
   tablestoreOutput,
   breeScheduler,
+  diskBlobStore, postgresBlobStore, gridfsBlobStore, s3BlobStore,
 ];
 
 /**

@@ -16,6 +16,8 @@ export interface KernelConfig {
   authProvider: string;
   /** SCHEDULER: the scheduler provider's id (default `bree`). */
   scheduler: string;
+  /** BLOB_STORE: the blob store's id (default `disk`): where captures are kept. */
+  blobStore: string;
   allowPrivateNetworks: boolean;
   authDisabled: boolean;
   /** Undefined: generated once and kept by the storage. */
@@ -47,7 +49,7 @@ export interface KernelConfig {
 
 /** The variable that chooses each capability's provider, as messages name it. */
 export const CHOICE_VARIABLES = {
-  storage: 'STORAGE', auth: 'AUTH_PROVIDER', browser: 'BROWSER_ENGINE', scheduler: 'SCHEDULER',
+  storage: 'STORAGE', auth: 'AUTH_PROVIDER', browser: 'BROWSER_ENGINE', scheduler: 'SCHEDULER', blob: 'BLOB_STORE',
 } as const;
 
 /** A bad configuration value: the message is one line naming the variable. */
@@ -184,6 +186,7 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     storage: providerId(env, 'STORAGE', 'json'),
     authProvider: providerId(env, 'AUTH_PROVIDER', 'local'),
     scheduler: providerId(env, 'SCHEDULER', 'bree'),
+    blobStore: providerId(env, 'BLOB_STORE', 'disk'),
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),
     sessionSecret,

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { KernelConfig } from './config.js';
+import type { BlobStore } from './contracts/blob.js';
 import { createAiSlots, createOutputTargets } from './capabilities.js';
 import { createLogger } from './logger.js';
 import { createOutboundClient, createOutboundGuard, type OutboundGuardOptions } from './outbound/index.js';
@@ -52,12 +53,15 @@ export async function createService(config: KernelConfig, options: CreateService
   const storage = await registry.service('storage', config.storage);
   registry.configure({ ...context, storage });
   let app: FastifyInstance | undefined;
+  let blob: BlobStore | undefined;
   try {
+    blob = await registry.service('blob', config.blobStore);
     const services: KernelServices = {
       config, registry, logger, storage, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
       auth: await registry.service('auth', config.authProvider),
       browser: await registry.service('browser', config.browserEngine),
       scheduler: await registry.service('scheduler', config.scheduler),
+      blob,
       ai: await createAiSlots(registry, config.aiSlots),
       output: createOutputTargets(registry),
     };
@@ -108,6 +112,7 @@ export async function createService(config: KernelConfig, options: CreateService
           await services.browser.close(); // before storage: runs ending now still save their cookies
           await services.scheduler.stop(); // idempotent: the schedules plugin stopped it as shutdown began
           await outbound.client.close();
+          await services.blob.close();
           await storage.close();
         }
       })();
@@ -117,6 +122,7 @@ export async function createService(config: KernelConfig, options: CreateService
   } catch (error) {
     // What the plugins started (the instance lease, helper processes) ends with their close hooks.
     await app?.close().catch(() => undefined);
+    await blob?.close().catch(() => undefined);
     await storage.close();
     throw error;
   }

@@ -1,6 +1,7 @@
 import type { Static, TObject } from 'typebox';
 import { AI_CONTRACT_ACCEPTS, AI_CONTRACT_VERSION, type AiProvider } from './ai.js';
 import { AUTH_CONTRACT_ACCEPTS, AUTH_CONTRACT_VERSION, type AuthProvider } from './auth.js';
+import { BLOB_CONTRACT_ACCEPTS, BLOB_CONTRACT_VERSION, type BlobStore } from './blob.js';
 import { BROWSER_CONTRACT_ACCEPTS, BROWSER_CONTRACT_VERSION, type BrowserDriver } from './browser.js';
 import type { BrowserPool } from './browser-pool.js';
 import type { Logger } from './logger.js';
@@ -17,6 +18,7 @@ export interface CapabilityInstances {
   ai: AiProvider;
   output: OutputTarget;
   scheduler: Scheduler;
+  blob: BlobStore;
 }
 
 export type Capability = keyof CapabilityInstances;
@@ -41,6 +43,7 @@ export const CONTRACT_VERSIONS = {
   ai: AI_CONTRACT_VERSION,
   output: OUTPUT_CONTRACT_VERSION,
   scheduler: SCHEDULER_CONTRACT_VERSION,
+  blob: BLOB_CONTRACT_VERSION,
 } as const satisfies Record<Capability, ContractVersion>;
 
 /** The oldest version of each contract a provider may be built for (same major, an older or equal minor). */
@@ -51,6 +54,7 @@ export const CONTRACT_ACCEPTS = {
   ai: AI_CONTRACT_ACCEPTS,
   output: OUTPUT_CONTRACT_ACCEPTS,
   scheduler: SCHEDULER_CONTRACT_ACCEPTS,
+  blob: BLOB_CONTRACT_ACCEPTS,
 } as const satisfies Record<Capability, ContractVersion>;
 
 /**

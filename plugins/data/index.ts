@@ -16,18 +16,15 @@ const PREFIX = '/api/data';
  * executions delete them); hence the registry's prefix arrives as an option. The routes stay encapsulated.
  */
 async function data(app: FastifyInstance, options: { prefix?: string }): Promise<void> {
-  const { config, logger, storage } = app.services;
-  const log = logger.child({ plugin: 'data' });
-  const service = await createCaptureService(config.dataDir, log);
-  const swept = await service.sweep();
-  if (swept > 0) log.info({ swept }, 'removed temporary capture files left by an earlier stop');
+  const { blob, config, logger, storage } = app.services;
+  const service = createCaptureService(blob, config.dataDir, logger.child({ plugin: 'data' }));
   await app.register(captures, { service });
   await app.register(dataRoutes, {
     prefix: options.prefix || PREFIX, captures: service, cookies: createCookieService(storage.settings),
   });
 }
 
-/** Capture files (screenshots, recordings) and the stored browser cookies under `/api/data`; `app.captures`. */
+/** Captures (screenshots, recordings, kept in the blob store) and the stored browser cookies under `/api/data`; `app.captures`. */
 export const dataPlugin = definePlugin({
   name: 'data',
   prefix: PREFIX,
