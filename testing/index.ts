@@ -13,3 +13,4 @@ export {
 export { schedulerContract, type SchedulerFactory, type SchedulerFixture } from './scheduler.contract.js';
 export { createTestProvider, type TestProvider, type TestProviderOptions } from './create-test-provider.js';
 export { createRecordingLogger, silentLogger } from './loggers.js';
+export { openTestStorage } from './open-test-storage.js';
