@@ -1,5 +1,6 @@
 // taskloom-sqlite-storage: the storage capability on one SQLite file under DATA_DIR. A taskloom module: name it in
 // TASKLOOM_MODULES and choose it with STORAGE=sqlite.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { defineProvider, STORAGE_CONTRACT_VERSION } from 'taskloom/contracts';
 import { Type } from 'typebox';
@@ -18,6 +19,7 @@ export const sqliteStorage = defineProvider({
   async create({ config, dataDir, logger }) {
     // Loaded here, not at import: TASKLOOM_MODULES imports this module also when another storage is chosen.
     const { openSqliteStorage } = await import('./src/open.js');
+    await mkdir(dataDir, { recursive: true });
     const file = path.join(dataDir, config.FILE);
     const storage = await openSqliteStorage({ file, busyTimeoutMs: config.BUSY_TIMEOUT_MS });
     logger.info({ file }, 'sqlite storage opened');

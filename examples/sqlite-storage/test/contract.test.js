@@ -38,8 +38,9 @@ describe('sqlite storage', () => {
     assert.deepEqual([sqliteStorage.capability, sqliteStorage.id], ['storage', 'sqlite']);
   });
 
-  it('created as taskloom creates it: one WAL-mode database file under DATA_DIR, named by SQLITE_FILE', async () => {
-    const dataDir = await tempDir();
+  it('created as taskloom creates it: one WAL-mode database file under DATA_DIR (made when missing), named by SQLITE_FILE', async () => {
+    const parent = await tempDir();
+    const dataDir = path.join(parent, 'data');
     const created = await createTestProvider(sqliteStorage, { dataDir, env: { SQLITE_FILE: 'loom.db' } });
     try {
       const task = makeTask();
@@ -58,7 +59,7 @@ describe('sqlite storage', () => {
     } finally {
       await created.instance.close();
       await created.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(parent, { recursive: true, force: true });
     }
   });
 
