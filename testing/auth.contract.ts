@@ -4,7 +4,7 @@
 // the request (`identify`); the cases that do not apply to it are skipped, saying why.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { afterEach, beforeEach, describe, it, type TestContext } from 'node:test';
+import { after, afterEach, beforeEach, describe, it, type TestContext } from 'node:test';
 import type { AuthProvider, AuthRequest, PublicUser } from '../kernel/contracts/auth.js';
 import { Errors } from '../kernel/errors.js';
 
@@ -56,11 +56,18 @@ export function authContract(name: string, factory: AuthFactory): void {
       return false;
     };
 
-    beforeEach(async () => { harness = await factory(); });
-    afterEach(async () => {
-      await harness?.cleanup();
+    const release = async () => {
+      const done = harness;
       harness = undefined;
+      await done?.cleanup();
+    };
+    // Released before the next test and after the last too: node:test (20) runs no afterEach for a test that skips.
+    beforeEach(async () => {
+      await release();
+      harness = await factory();
     });
+    afterEach(release);
+    after(release);
 
     describe('the system API key', () => {
       it('none is set at first: the status says so and no key verifies', async () => {
