@@ -17,8 +17,11 @@ export const CONNECTION_HELP = `Connection:
   --url <url>        the service (default: $TASKLOOM_URL, else ${DEFAULT_URL})
   --api-key <key>    the system API key (default: $TASKLOOM_API_KEY)`;
 
+/** What `parseOptions` gives for the options `O` (named, so the emitted declarations can name it too). */
+export type ParsedOptions<O extends OptionsConfig> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>>;
+
 /** `util.parseArgs` in strict mode; its complaints become usage errors (exit 2). */
-export function parseOptions<const O extends OptionsConfig>(args: string[], options: O, allowPositionals = false) {
+export function parseOptions<const O extends OptionsConfig>(args: string[], options: O, allowPositionals = false): ParsedOptions<O> {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals });
   } catch (error) {

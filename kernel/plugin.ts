@@ -1,5 +1,11 @@
+// Also `taskloom/plugin`, what a third-party plugin is written against: the typed route options (`config.auth`),
+// `request.principal` and `app.services` come with it.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ConfigSchema, Configurable, NoConfig } from './contracts/provider.js';
+import './http/types.js';
+
+export type { AuthPolicy, KernelServices, Principal } from './services.js';
+export type { TaskloomModule } from './registry.js';
 
 /**
  * An HTTP plugin contributed by a module: a Fastify plugin mounted under `prefix`. What it needs of other plugins

@@ -32,7 +32,7 @@ const TARGETS = {
     label: 'the server',
     npmScript: 'build',
     outDir: 'dist',
-    inputs: () => ({ dirs: serverDirs(), files: ['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-vendor.mjs', ...PROJECT_FILES] }),
+    inputs: () => ({ dirs: serverDirs(), files: ['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-vendor.mjs', 'scripts/copy-build-assets.mjs', ...PROJECT_FILES] }),
     // Every source has its compiled file: a partly deleted dist/ is rebuilt too.
     missingOutput: (inputs) => Object.keys(inputs)
       .filter((file) => /\.(?:m?ts|tsx)$/.test(file) && !file.endsWith('.d.ts'))

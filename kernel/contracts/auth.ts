@@ -37,6 +37,8 @@ export interface AuthRequest {
 /**
  * The auth capability: accounts, sessions and the system API key.
  * Failures throw catalogue errors: ALREADY_INITIALIZED, INVALID_CREDENTIALS, VALIDATION_ERROR.
+ * A provider whose users live elsewhere (it knows them through `identify`) keeps no accounts: it reports no setup
+ * required, refuses `setup` with ALREADY_INITIALIZED and every `login` with INVALID_CREDENTIALS.
  */
 export interface AuthProvider {
   isSetupRequired(): Promise<boolean>;

@@ -61,9 +61,12 @@ async function authorize(app: FastifyInstance, request: FastifyRequest): Promise
   // A public route reads no session: looking one up needs storage, and health must answer while storage is down.
   if (policy === 'public') return { kind: 'anonymous' };
   const sessionToken = sessionTokenFrom(request);
-  const sessionUser = sessionToken ? await auth.resolveSession(sessionToken) : undefined;
+  // Auth contract 1.1: a provider that knows the caller from the request itself (an SSO proxy's identity header)
+  // is asked first; the user it names counts as a dashboard session (with no token of ours to log out).
+  const identified = await auth.identify?.({ headers: request.headers, remoteAddress: request.socket.remoteAddress ?? '' });
+  const sessionUser = identified ?? (sessionToken ? await auth.resolveSession(sessionToken) : undefined);
   const session: Principal | undefined =
-    sessionUser && sessionToken ? { kind: 'session', user: sessionUser, token: sessionToken } : undefined;
+    sessionUser ? { kind: 'session', user: sessionUser, token: identified ? '' : sessionToken ?? '' } : undefined;
 
   if (config.authDisabled) return session ?? { kind: 'trusted' };
   if (await auth.isSetupRequired()) throw Errors.SETUP_REQUIRED();

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 import { CLI, cliEnv } from './cli-process.js';

@@ -13,8 +13,8 @@ import { CliFailure } from '../../cli/failure.js';
 import { migrateStore } from '../../cli/migrate/storage-migration.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
 import { openPostgresStorage } from '../../providers/storage/postgres/postgres-storage.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { makeTask } from '../contracts/storage/harness.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { makeTask } from '../../testing/storage/harness.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { ADMIN, makeTempDir, sessionCookie, setupAdmin, startService, type TestService } from '../support/service.js';
 

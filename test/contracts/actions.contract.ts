@@ -10,7 +10,7 @@ import type { BrowserPage } from '../../kernel/contracts/browser.js';
 import type { Action } from '../../kernel/contracts/records.js';
 import { ActionError, ExtractionError, runActions, type RunnerHooks, type RunnerOutput } from '../../plugins/runs/runner/index.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
-import { chromiumOrSkip } from './browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 
 export type PoolFactory = (executablePath: string) => BrowserPool | Promise<BrowserPool>;
 type LogLine = [level: string, message: string, actionIndex?: number];

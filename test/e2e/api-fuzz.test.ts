@@ -5,7 +5,7 @@
 // FUZZ_REQUESTS=<n> sends more per operation.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { createTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
 import { fuzzAll, formatFindings, type FuzzPlan } from '../support/fuzz/fuzz-all.js';
 import { startFuzzService } from '../support/fuzz/fuzz-service.js';

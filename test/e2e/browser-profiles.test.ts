@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { profilesDir, removeLeftoverProfiles } from '../../providers/browser/shared/profile-folders.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { waitFor } from '../providers/browser/chromium-processes.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { waitFor } from '../../testing/browser/chromium-processes.js';
 import { spawnService, type ServiceProcess } from '../support/process.js';
 import { ADMIN, makeTempDir, request, sessionCookie } from '../support/service.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { spawnService, type ServiceProcess } from '../support/process.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { ADMIN, makeTempDir, request, sessionCookie } from '../support/service.js';

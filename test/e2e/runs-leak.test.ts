@@ -3,8 +3,8 @@
 // no Chromium process outlives its use, open contexts go back to 0, and closing the service ends Chromium.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { liveGroupMembers, waitFor } from '../providers/browser/chromium-processes.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { liveGroupMembers, waitFor } from '../../testing/browser/chromium-processes.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

@@ -10,7 +10,7 @@ import { createService } from '../../app/service.js';
 import { generateSecretKey, formatSecretKey } from '../../layers/sealed-storage/secret-key.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';
 import { startBaserowStandIn } from '../stand-ins/baserow.js';
-import { makeCredential } from '../contracts/storage/harness.js';
+import { makeCredential } from '../../testing/storage/harness.js';
 import { PLANTED, assertSecretsServe, foundIn, plantSecrets, readTree, storedSessionSecret } from '../support/planted-secrets.js';
 import { ADMIN, makeTempDir, request, startService } from '../support/service.js';
 

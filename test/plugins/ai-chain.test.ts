@@ -11,7 +11,7 @@ import { startAnthropicStandIn } from '../stand-ins/anthropic.js';
 import type { ChatBehaviour, ChatStandIn } from '../stand-ins/chat-server.js';
 import { startOllamaStandIn } from '../stand-ins/ollama.js';
 import { startOpenAiStandIn } from '../stand-ins/openai.js';
-import { arrived } from '../contracts/ai.contract.js';
+import { arrived } from '../../testing/ai.contract.js';
 import { createAi, outboundFor, recordingLogger } from '../providers/ai/harness.js';
 
 const KEYS = { A: ['AIza-key-a1-111', 'AIza-key-a2-222', 'AIza-key-a3-333'], B: ['sk-key-b1-444'], C: ['sk-ant-key-c1-555'] };

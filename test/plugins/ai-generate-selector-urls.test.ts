@@ -10,8 +10,8 @@ import { createOutboundGuard } from '../../kernel/outbound/index.js';
 import type { KernelServices } from '../../kernel/services.js';
 import { createPageCapture } from '../../plugins/runs/page-capture.js';
 import { createPlaywrightDriver } from '../../providers/browser/playwright/index.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { silentLogger } from '../providers/browser/chromium-processes.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { silentLogger } from '../../testing/loggers.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

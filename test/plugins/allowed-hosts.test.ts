@@ -7,8 +7,8 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { chromium as playwright, type Browser } from 'playwright';
 import { createHostRule, parseHost } from '../../kernel/http/allowed-hosts.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { makeExecution } from '../contracts/storage/harness.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { makeExecution } from '../../testing/storage/harness.js';
 import { startService, type TestService } from '../support/service.js';
 
 const chromium = chromiumOrSkip();

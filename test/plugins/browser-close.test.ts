@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 
 const chromium = chromiumOrSkip();

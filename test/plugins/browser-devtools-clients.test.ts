@@ -8,8 +8,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium as playwright } from 'playwright';
 import puppeteer from 'puppeteer';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { waitFor } from '../providers/browser/chromium-processes.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { waitFor } from '../../testing/browser/chromium-processes.js';
 import { ALLOWED_ADDRESS, DOWNLOAD_NAME, DOWNLOAD_TEXT, startRelaySites, type RelaySites } from '../support/relay-sites.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

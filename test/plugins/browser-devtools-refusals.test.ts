@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { waitFor } from '../providers/browser/chromium-processes.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { waitFor } from '../../testing/browser/chromium-processes.js';
 import { connectRawCdp, type CdpAnswer, type RawCdpClient } from '../support/raw-cdp-client.js';
 import { ALLOWED_ADDRESS, DOWNLOAD_NAME, DOWNLOAD_TEXT, startRelaySites, type RelaySites } from '../support/relay-sites.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';

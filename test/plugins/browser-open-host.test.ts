@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 
 const chromium = chromiumOrSkip();

@@ -9,7 +9,7 @@ import puppeteer from 'puppeteer';
 import WebSocket from 'ws';
 import { TaskloomError } from '../../kernel/errors.js';
 import { RelayTokens } from '../../plugins/browser-sessions/relay-tokens.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

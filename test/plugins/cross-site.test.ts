@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { chromium as playwright, type Browser, type BrowserContext } from 'playwright';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { makeExecution } from '../contracts/storage/harness.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { makeExecution } from '../../testing/storage/harness.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 
 const chromium = chromiumOrSkip();

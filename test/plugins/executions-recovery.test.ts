@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
 import { INSTANCE_LEASES_KEY, type InstanceLease, type InstanceLeases } from '../../plugins/instances/instance-lease.js';
 import { createRecovery } from '../../plugins/executions/recovery.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer } from '../support/pages-server.js';
 import { makeTempDir, setupAdmin, startService, type TestService } from '../support/service.js';
 

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { freePort } from '../../plugins/headful/process-readiness.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

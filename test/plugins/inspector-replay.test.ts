@@ -3,7 +3,7 @@
 // an action reveals is found; the refusals of the combination; the spec's own fields are in inspector.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer } from '../support/pages-server.js';
 import { spawnService } from '../support/process.js';
 import { ADMIN, makeTempDir, request, sessionCookie, setupAdmin, startService, type TestService } from '../support/service.js';

@@ -2,7 +2,7 @@
 import { createBrowserPool, createMemoryCookieStore } from '../../layers/browser-pool/index.js';
 import { createPlaywrightDriver } from '../../providers/browser/playwright/index.js';
 import { actionsContract } from '../contracts/actions.contract.js';
-import { silentLogger } from '../providers/browser/chromium-processes.js';
+import { silentLogger } from '../../testing/loggers.js';
 
 actionsContract('playwright', (executablePath) => createBrowserPool({
   driver: createPlaywrightDriver(),

@@ -2,7 +2,7 @@
 import { createBrowserPool, createMemoryCookieStore } from '../../layers/browser-pool/index.js';
 import { createPuppeteerDriver } from '../../providers/browser/puppeteer/index.js';
 import { actionsContract } from '../contracts/actions.contract.js';
-import { silentLogger } from '../providers/browser/chromium-processes.js';
+import { silentLogger } from '../../testing/loggers.js';
 
 actionsContract('puppeteer', (executablePath) => createBrowserPool({
   driver: createPuppeteerDriver(),

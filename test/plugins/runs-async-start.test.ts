@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { prefersRespondAsync } from '../../plugins/runs/prefer.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../stand-ins/webhook-receiver.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type RequestOptions, type TestService } from '../support/service.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type RequestOptions, type TestService } from '../support/service.js';
 

@@ -9,7 +9,7 @@ import type { ExecutionStore } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
 import { createFinalRecords, FINAL_RECORD_LIMITS } from '../../plugins/runs/final-records.js';
 import type { RunAnswer } from '../../plugins/runs/live-run.js';
-import { makeExecution } from '../contracts/storage/harness.js';
+import { makeExecution } from '../../testing/storage/harness.js';
 import { createJsonHarness, recordingLogger, type JsonHarness } from '../providers/storage/json-harness.js';
 
 /** The store's executions, failing with a retryable STORAGE_UNAVAILABLE while `down`. */

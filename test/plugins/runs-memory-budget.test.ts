@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
-import { liveGroupMembers } from '../providers/browser/chromium-processes.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
+import { liveGroupMembers } from '../../testing/browser/chromium-processes.js';
 import { startHungryPages, type HungryPages } from '../support/hungry-pages.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 

@@ -2,7 +2,7 @@
 // failures recorded (and with onError 'fail' the run fails); and the proxy a run uses comes from the settings.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startBaserowStandIn, type BaserowStandIn } from '../stand-ins/baserow.js';
 import { startCountingProxy, startPagesServer, type CountingProxy, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type RequestOptions, type TestService } from '../support/service.js';

@@ -2,7 +2,7 @@
 // in a fresh stateless context that stays open until `close()`.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { startService, type TestService } from '../support/service.js';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer } from '../support/pages-server.js';
 import { spawnService } from '../support/process.js';
 import { makeTempDir, request, setupAdmin, startService, type TestService } from '../support/service.js';

@@ -9,7 +9,7 @@ import { Registry } from '../../kernel/registry.js';
 import { plugins, providers } from '../../app/built-ins.js';
 import { FINAL_RECORD_LIMITS } from '../../plugins/runs/final-records.js';
 import { createRunsPlugin } from '../../plugins/runs/index.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startPagesServer } from '../support/pages-server.js';
 import { createProxiedTestDatabase, postgresUnavailable } from '../support/postgres-database.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from '../../kernel/registry.js';
 import { plugins, providers } from '../../app/built-ins.js';
 import { createRunsPlugin, type RunsPluginOptions } from '../../plugins/runs/index.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../stand-ins/webhook-receiver.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';

@@ -1,5 +1,5 @@
 // The one test that waits on the real clock: everything else about timing runs on a mocked clock
-// (test/contracts/scheduler.contract.ts). It takes up to ~70 s.
+// (testing/scheduler.contract.ts). It takes up to ~70 s.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { startSchedulesService, taskBody } from '../providers/scheduler/harness.js';

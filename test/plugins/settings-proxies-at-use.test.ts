@@ -7,7 +7,7 @@ import type { ProxyEntry, StoredProxySettings } from '../../plugins/settings/dec
 import { Errors } from '../../kernel/errors.js';
 import { createOutboundGuard } from '../../kernel/outbound/index.js';
 import { createProxyRotation } from '../../plugins/settings/proxy-rotation.js';
-import { chromiumOrSkip } from '../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { startCountingProxy, type CountingProxy } from '../support/pages-server.js';
 import { makeTempDir, setupAdmin, startService, type TestService } from '../support/service.js';
 

@@ -3,27 +3,11 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ChatBehaviour, RecordedChat } from '../../testing/ai.contract.js';
 
-/**
- * How to answer one request: a proper answer with this text; an HTTP error status in the protocol's error
- * shape (the 401 quotes the key, as some products do, so redaction is tested); `garbage`: a 200 whose JSON
- * body is not JSON (and echoes the credential); `malformed`: valid JSON of the wrong shape; `empty`: the
- * right shape with no text; `hang`: never answers; `drop`: closes the connection without an answer.
- */
-export type ChatBehaviour =
-  | { text: string }
-  | 400 | 401 | 403 | 404 | 429 | 500 | 503
-  | 'garbage' | 'malformed' | 'empty' | 'hang' | 'drop';
-
-export interface RecordedChat {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  /** The key as the protocol carries it (the Bearer token, `x-api-key`); undefined when none was sent. */
-  key: string | undefined;
-  model: unknown;
-  body: Record<string, any>;
-}
+// What the contract suite asks of a stand-in (testing/ai.contract.ts): a 401 quotes the key, as some products
+// do, and `garbage` echoes the credential, so redaction is tested.
+export type { ChatBehaviour, RecordedChat } from '../../testing/ai.contract.js';
 
 /** One wire protocol's shapes. */
 export interface WireProtocol {

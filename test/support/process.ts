@@ -12,9 +12,13 @@ export interface ServiceProcess {
 
 const MAIN = path.resolve('app/main.ts');
 
-/** Runs `taskloom` as its own process (as `npm start` does) and waits until it listens. */
-export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+/**
+ * Runs `taskloom` as its own process (as `npm start` does) and waits until it listens. `options.args` replaces
+ * the sources' entry point (an installed package's bin, say), run by this Node.js from `options.cwd`.
+ */
+export async function spawnService(env: Record<string, string>, options: { args?: string[]; cwd?: string } = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, options.args ?? ['--import', 'tsx', MAIN], {
+    cwd: options.cwd,
     env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { anthropicAi, DEFAULT_MAX_TOKENS, textOfMessage, toMessagesBody } from '../../../providers/ai/anthropic/index.js';
-import { aiContract } from '../../contracts/ai.contract.js';
+import { aiContract } from '../../../testing/ai.contract.js';
 import { startAnthropicStandIn, type ChatStandIn } from '../../stand-ins/anthropic.js';
 import { CLOSED_ORIGIN, createAi, fixtureFactory, outboundFor } from './harness.js';
 

@@ -6,7 +6,7 @@ import type { AiProvider, CompletionRequest } from '../../../kernel/contracts/ai
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { ProviderDefinition } from '../../../kernel/contracts/provider.js';
 import { createOutboundClient, createOutboundGuard, type OutboundServices } from '../../../kernel/outbound/index.js';
-import type { AiFixture } from '../../contracts/ai.contract.js';
+import type { AiFixture } from '../../../testing/ai.contract.js';
 import type { ChatStandIn } from '../../stand-ins/chat-server.js';
 
 /** A logger that keeps every line as text, so tests can look for keys. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ollamaAi, textOfOllamaChat, toOllamaChat } from '../../../providers/ai/ollama/index.js';
-import { aiContract } from '../../contracts/ai.contract.js';
+import { aiContract } from '../../../testing/ai.contract.js';
 import { startOllamaStandIn, type ChatStandIn } from '../../stand-ins/ollama.js';
 import { CLOSED_ORIGIN, createAi, fixtureFactory, outboundFor } from './harness.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openAiCompatibleAi, textOfChatCompletion, toChatCompletionBody } from '../../../providers/ai/openai-compatible/index.js';
-import { aiContract } from '../../contracts/ai.contract.js';
+import { aiContract } from '../../../testing/ai.contract.js';
 import { startOpenAiStandIn, type ChatStandIn } from '../../stand-ins/openai.js';
 import { CLOSED_ORIGIN, createAi, fixtureFactory, outboundFor } from './harness.js';
 

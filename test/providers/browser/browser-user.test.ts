@@ -11,8 +11,9 @@ import type { Logger } from '../../../kernel/contracts/logger.js';
 import { ensureReachable, resolveBrowserUser } from '../../../providers/browser/shared/browser-user.js';
 import { sandboxKnownUnusable } from '../../../providers/browser/shared/chromium-sandbox.js';
 import { launchChromium, type LaunchedChromium } from '../../../providers/browser/shared/launch-chromium.js';
-import { chromiumOrSkip } from '../../contracts/browser.contract.js';
-import { liveGroupMembers, silentLogger, waitFor } from './chromium-processes.js';
+import { chromiumOrSkip } from '../../../testing/browser.contract.js';
+import { liveGroupMembers, waitFor } from '../../../testing/browser/chromium-processes.js';
+import { silentLogger } from '../../../testing/loggers.js';
 
 const chromium = chromiumOrSkip();
 const isRoot = process.getuid?.() === 0;

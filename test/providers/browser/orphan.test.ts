@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromiumOrSkip } from '../../contracts/browser.contract.js';
-import { liveGroupMembers, waitFor } from './chromium-processes.js';
+import { chromiumOrSkip } from '../../../testing/browser.contract.js';
+import { liveGroupMembers, waitFor } from '../../../testing/browser/chromium-processes.js';
 
 const found = chromiumOrSkip();
 const HOLDER = fileURLToPath(new URL('./fixtures/hold-browser.ts', import.meta.url));

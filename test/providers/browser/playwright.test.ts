@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type BrowserServer } from 'playwright';
 import { createPlaywrightDriver } from '../../../providers/browser/playwright/index.js';
-import { browserContract, chromiumOrSkip } from '../../contracts/browser.contract.js';
+import { browserContract, chromiumOrSkip } from '../../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../../support/pages-server.js';
 
 browserContract('playwright', () => createPlaywrightDriver());

@@ -1,4 +1,4 @@
-import { browserContract } from '../../contracts/browser.contract.js';
+import { browserContract } from '../../../testing/browser.contract.js';
 import { createPuppeteerDriver } from '../../../providers/browser/puppeteer/index.js';
 
 browserContract('puppeteer', () => createPuppeteerDriver());

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createPlaywrightDriver } from '../../../providers/browser/playwright/index.js';
 import { createPuppeteerDriver } from '../../../providers/browser/puppeteer/index.js';
-import { chromiumOrSkip } from '../../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../../testing/browser.contract.js';
 
 const found = chromiumOrSkip();
 const engines = [

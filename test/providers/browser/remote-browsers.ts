@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserServer } from 'playwright';
 import { BASE_CHROMIUM_ARGS } from '../../../providers/browser/shared/chromium-args.js';
-import { liveGroupMembers, waitFor } from './chromium-processes.js';
+import { liveGroupMembers, waitFor } from '../../../testing/browser/chromium-processes.js';
 
 /** A Playwright server (`chromium.launchServer`) on 127.0.0.1; `port` and `wsPath` let a test restart it in place. */
 export async function launchPlaywrightServer(executablePath: string, at: { port?: number; wsPath: string }): Promise<BrowserServer> {

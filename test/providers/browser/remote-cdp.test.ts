@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import puppeteer from 'puppeteer';
-import { chromiumOrSkip } from '../../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../../support/service.js';
-import { waitFor } from './chromium-processes.js';
+import { waitFor } from '../../../testing/browser/chromium-processes.js';
 import { launchCdpChromium, startTcpRelay, type CdpChromium, type TcpRelay } from './remote-browsers.js';
 
 const found = chromiumOrSkip();

@@ -10,11 +10,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserServer } from 'playwright';
 import { createBrowserPool } from '../../../layers/browser-pool/browser-pool.js';
 import { createPlaywrightDriver } from '../../../providers/browser/playwright/index.js';
-import { chromiumOrSkip } from '../../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../../support/pages-server.js';
 import { spawnService, type ServiceProcess } from '../../support/process.js';
 import { makeTempDir, request, setupAdmin, startService, type TestService } from '../../support/service.js';
-import { liveGroupMembers, silentLogger, waitFor } from './chromium-processes.js';
+import { liveGroupMembers, waitFor } from '../../../testing/browser/chromium-processes.js';
+import { silentLogger } from '../../../testing/loggers.js';
 import { chromiumChildrenOf, closePlaywrightServer, launchPlaywrightServer } from './remote-browsers.js';
 
 const found = chromiumOrSkip();

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { COOKIE_JAR_KEY } from '../../../layers/browser-pool/index.js';
-import { chromiumOrSkip } from '../../contracts/browser.contract.js';
+import { chromiumOrSkip } from '../../../testing/browser.contract.js';
 import { startPagesServer, type PagesServer } from '../../support/pages-server.js';
 import { startService, type TestService } from '../../support/service.js';
-import { liveGroupMembers, waitFor } from './chromium-processes.js';
+import { liveGroupMembers, waitFor } from '../../../testing/browser/chromium-processes.js';
 
 const found = chromiumOrSkip();
 

@@ -7,7 +7,8 @@ import { Registry } from '../../../kernel/registry.js';
 import { providers } from '../../../app/built-ins.js';
 import { createTablestoreTarget, tablestoreOutput } from '../../../providers/output/tablestore/index.js';
 import { statusError } from '../../../providers/output/tablestore/upstream-error.js';
-import { createRecordingLogger, outputContract, upstreamError, type OutputFixtureOptions } from '../../contracts/output.contract.js';
+import { createRecordingLogger } from '../../../testing/loggers.js';
+import { outputContract, upstreamError, type OutputFixtureOptions } from '../../../testing/output.contract.js';
 import { BASEROW_MAX_BATCH, startBaserowStandIn, type BaserowStandIn } from '../../stand-ins/baserow.js';
 
 /** The tablestore provider, created as the kernel creates it, against a fresh Baserow stand-in. */

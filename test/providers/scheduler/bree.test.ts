@@ -5,7 +5,7 @@ import type { Logger } from '../../../kernel/contracts/logger.js';
 import { CONTRACT_VERSIONS } from '../../../kernel/contracts/provider.js';
 import { SCHEDULER_CONTRACT_VERSION } from '../../../kernel/contracts/scheduler.js';
 import { breeScheduler, createBreeScheduler } from '../../../providers/scheduler/bree/index.js';
-import { schedulerContract } from '../../contracts/scheduler.contract.js';
+import { schedulerContract } from '../../../testing/scheduler.contract.js';
 
 const errors: string[] = [];
 const logger: Logger = {

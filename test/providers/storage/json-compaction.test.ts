@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { TaskRecord } from '../../../kernel/contracts/records.js';
-import { at, makeExecution, makeTask } from '../../contracts/storage/harness.js';
+import { at, makeExecution, makeTask } from '../../../testing/storage/harness.js';
 import { createJsonHarness, journalLines, recordingLogger, type LogEntry } from './json-harness.js';
 
 /** How many times the journal named `file` was compacted, per the store's debug log. */

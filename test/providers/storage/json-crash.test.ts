@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import { openJsonStorage } from '../../../providers/storage/json/index.js';
-import { makeExecution, makeTask } from '../../contracts/storage/harness.js';
+import { makeExecution, makeTask } from '../../../testing/storage/harness.js';
 import { journalLines, tempDir } from './json-harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

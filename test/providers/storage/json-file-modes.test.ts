@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openJsonStorage } from '../../../providers/storage/json/index.js';
-import { makeCredential } from '../../contracts/storage/harness.js';
+import { makeCredential } from '../../../testing/storage/harness.js';
 import { tempDir } from './json-harness.js';
 
 const modeOf = async (file: string) => (await fs.stat(file)).mode & 0o777;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import { openJsonStorage, type JsonStorageOptions } from '../../../providers/storage/json/index.js';
-import type { StorageHarness } from '../../contracts/storage.contract.js';
+import type { StorageHarness } from '../../../testing/storage.contract.js';
 
 export interface JsonHarness extends StorageHarness {
   dir: string;

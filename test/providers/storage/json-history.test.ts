@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ExecutionRecord, ExecutionStatus } from '../../../kernel/contracts/records.js';
 import { openJsonStorage } from '../../../providers/storage/json/index.js';
-import { at, makeExecution } from '../../contracts/storage/harness.js';
+import { at, makeExecution } from '../../../testing/storage/harness.js';
 import { tempDir } from './json-harness.js';
 
 const HISTORY = 100_000;

@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import type { ProviderContext } from '../../../kernel/contracts/provider.js';
 import { STORAGE_CONTRACT_VERSION } from '../../../kernel/contracts/storage.js';
 import { jsonStorage, openJsonStorage } from '../../../providers/storage/json/index.js';
-import { storageContract } from '../../contracts/storage.contract.js';
-import { makeExecution, makeTask } from '../../contracts/storage/harness.js';
+import { storageContract } from '../../../testing/storage.contract.js';
+import { makeExecution, makeTask } from '../../../testing/storage/harness.js';
 import { createJsonHarness, journalLines, recordingLogger, tempDir } from './json-harness.js';
 
 storageContract('json', () => createJsonHarness());

@@ -5,7 +5,7 @@ import { NEWEST_FIRST, executionFields, executionFind } from '../../../providers
 import { INDEXES } from '../../../providers/storage/mongodb/indexes.js';
 import { parseMongoUrl, scrub } from '../../../providers/storage/mongodb/mongo-url.js';
 import { emailLowerOf } from '../../../providers/storage/shared/user-email.js';
-import { at, makeExecution, makeUser } from '../../contracts/storage/harness.js';
+import { at, makeExecution, makeUser } from '../../../testing/storage/harness.js';
 
 /** Pure pieces of the MongoDB provider: they run without a server. */
 describe('mongodb execution queries', () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { openMongoStorage, type MongoStorage } from '../../../providers/storage/mongodb/mongo-storage.js';
-import { storageContract, type StorageHarness } from '../../contracts/storage.contract.js';
+import { storageContract, type StorageHarness } from '../../../testing/storage.contract.js';
 
 /**
  * The storage contract against a real MongoDB. No MongoDB server can be installed on the build

@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import pg from 'pg';
 import { createPostgresStorage, openPostgresStorage } from '../../../providers/storage/postgres/postgres-storage.js';
-import { makeTask } from '../../contracts/storage/harness.js';
+import { makeTask } from '../../../testing/storage/harness.js';
 import { recordingLogger } from './json-harness.js';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

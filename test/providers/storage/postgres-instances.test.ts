@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
 import { openPostgresStorage, type PostgresStorage } from '../../../providers/storage/postgres/postgres-storage.js';
-import { at, makeExecution, makeTask, makeUser } from '../../contracts/storage/harness.js';
+import { at, makeExecution, makeTask, makeUser } from '../../../testing/storage/harness.js';
 
 /** Two providers (two pools) on one schema: what several taskloom instances on one database see. */
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { MIGRATIONS_TABLE } from '../../../providers/storage/postgres/migrate.js';
 import { openPostgresStorage } from '../../../providers/storage/postgres/postgres-storage.js';
 import { migrations } from '../../../providers/storage/postgres/schema-migrations.js';
-import { makeExecution, makeTask } from '../../contracts/storage/harness.js';
+import { makeExecution, makeTask } from '../../../testing/storage/harness.js';
 import { recordingLogger } from './json-harness.js';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

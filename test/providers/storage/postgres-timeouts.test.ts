@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { openPostgresStorage } from '../../../providers/storage/postgres/postgres-storage.js';
-import { makeTask } from '../../contracts/storage/harness.js';
+import { makeTask } from '../../../testing/storage/harness.js';
 import { postgresUnavailable } from '../../support/postgres-database.js';
 import { createTcpProxy } from '../../support/tcp-proxy.js';
 

@@ -6,8 +6,8 @@ import type { ProviderContext } from '../../../kernel/contracts/provider.js';
 import { STORAGE_CONTRACT_VERSION } from '../../../kernel/contracts/storage.js';
 import { postgresStorage } from '../../../providers/storage/postgres/index.js';
 import { openPostgresStorage, type PostgresStorage } from '../../../providers/storage/postgres/postgres-storage.js';
-import { storageContract, type StorageHarness } from '../../contracts/storage.contract.js';
-import { makeExecution, makeTask } from '../../contracts/storage/harness.js';
+import { storageContract, type StorageHarness } from '../../../testing/storage.contract.js';
+import { makeExecution, makeTask } from '../../../testing/storage/harness.js';
 
 /** The PostgreSQL the tests use; every test works in a fresh schema of its own, dropped afterwards. */
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

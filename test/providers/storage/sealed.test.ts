@@ -8,8 +8,8 @@ import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import { Keyring } from '../../../layers/sealed-storage/keyring.js';
 import { sealStorage } from '../../../layers/sealed-storage/open-secret-storage.js';
 import { generateSecretKey } from '../../../layers/sealed-storage/secret-key.js';
-import { storageContract, type StorageHarness } from '../../contracts/storage.contract.js';
-import { makeCredential } from '../../contracts/storage/harness.js';
+import { storageContract, type StorageHarness } from '../../../testing/storage.contract.js';
+import { makeCredential } from '../../../testing/storage/harness.js';
 import { createJsonHarness } from './json-harness.js';
 
 const keyring = new Keyring({ key: generateSecretKey(), source: 'test' });

@@ -5,8 +5,8 @@ import type {
   SessionRecord,
   TaskRecord,
   UserRecord,
-} from '../../../kernel/contracts/records.js';
-import type { StorageProvider } from '../../../kernel/contracts/storage.js';
+} from '../../kernel/contracts/records.js';
+import type { StorageProvider } from '../../kernel/contracts/storage.js';
 
 /** One isolated storage instance under test. */
 export interface StorageHarness {

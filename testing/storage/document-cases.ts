@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DocumentStore, StorageProvider } from '../../../kernel/contracts/storage.js';
+import type { DocumentStore, StorageProvider } from '../../kernel/contracts/storage.js';
 import { makeCredential, makeSession, makeTask, makeUser, type CurrentHarness } from './harness.js';
 
 /** How to exercise one DocumentStore generically: build a document, and read/write a text field of it. */

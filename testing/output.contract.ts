@@ -1,15 +1,16 @@
 // The bar every output provider meets. A provider's test (ours or a third party's) calls
 // `outputContract('my-product', factory)` with a factory that builds a fresh target around its own product
-// stand-in; test/providers/output/tablestore.test.ts is the worked example.
+// stand-in; taskloom's test/providers/output/tablestore.test.ts is the worked example.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import type { Logger } from '../../kernel/contracts/logger.js';
-import type { OutputCredentialConfig, OutputLocation, OutputTarget } from '../../kernel/contracts/output.js';
-import { Errors, TaskloomError } from '../../kernel/errors.js';
+import type { Logger } from '../kernel/contracts/logger.js';
+import type { OutputCredentialConfig, OutputLocation, OutputTarget } from '../kernel/contracts/output.js';
+import { Errors, TaskloomError } from '../kernel/errors.js';
+import { createRecordingLogger } from './loggers.js';
 
 /** How the product is told to misbehave: the HTTP status named, an unreadable 200, or a redirect. */
 export type OutputFailure = '401' | '429' | '500' | 'garbage' | { redirectTo: string };
@@ -45,18 +46,6 @@ export interface OutputFixture {
 }
 
 export type OutputFixtureFactory = (options: OutputFixtureOptions) => Promise<OutputFixture>;
-
-/** A logger that keeps every line (as text) so the suite can look for the token. */
-export function createRecordingLogger(lines: string[] = []): Logger & { lines: string[] } {
-  const record = (level: string) => (obj: unknown, msg?: string) => { lines.push(`${level} ${inspect(obj, { depth: 8 })} ${msg ?? ''}`); };
-  const logger = {
-    lines,
-    fatal: record('fatal'), error: record('error'), warn: record('warn'),
-    info: record('info'), debug: record('debug'), trace: record('trace'),
-    child: (bindings: Record<string, unknown>) => { record('child')(bindings); return logger; },
-  };
-  return logger;
-}
 
 /** Resolves to the UPSTREAM_ERROR `promise` rejects with, after checking the token appears nowhere in it. */
 export async function upstreamError(promise: Promise<unknown>, token: string): Promise<TaskloomError> {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe } from 'node:test';
+import { after, afterEach, beforeEach, describe } from 'node:test';
 import { documentCases } from './storage/document-cases.js';
 import { executionCases } from './storage/execution-cases.js';
 import type { StorageFactory, StorageHarness } from './storage/harness.js';
@@ -23,14 +23,18 @@ export function storageContract(name: string, factory: StorageFactory): void {
       return harness;
     };
 
+    const release = async () => {
+      const done = harness;
+      harness = undefined;
+      await done?.cleanup();
+    };
+    // Released before the next test and after the last too: node:test (20) runs no afterEach for a test that skips.
     beforeEach(async () => {
+      await release();
       harness = await factory();
     });
-
-    afterEach(async () => {
-      await harness?.cleanup();
-      harness = undefined;
-    });
+    afterEach(release);
+    after(release);
 
     documentCases(current);
     taskBatchCases(current);

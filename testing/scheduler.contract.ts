@@ -1,10 +1,10 @@
 // The bar every scheduler provider meets: `schedulerContract('my-scheduler', factory)`, the factory building a fresh
-// scheduler (worked example: test/providers/scheduler/bree.test.ts). It runs on node:test's mocked clock (setTimeout,
+// scheduler (worked example: taskloom's test/providers/scheduler/bree.test.ts). It runs on node:test's mocked clock (setTimeout,
 // setInterval, Date), which a provider must time its fires with: times are exact and months pass in a moment.
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
-import type { JobTiming, Scheduler, ScheduledJob } from '../../kernel/contracts/scheduler.js';
-import { Errors } from '../../kernel/errors.js';
+import type { JobTiming, Scheduler, ScheduledJob } from '../kernel/contracts/scheduler.js';
+import { Errors } from '../kernel/errors.js';
 
 export interface SchedulerFixture { scheduler: Scheduler; close(): Promise<void> }
 export type SchedulerFactory = () => Promise<SchedulerFixture>;

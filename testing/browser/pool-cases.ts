@@ -1,14 +1,15 @@
-// The browser pool's part of the engine contract (test/contracts/browser.contract.ts): isolation, contexts
+// The browser pool's part of the engine contract (testing/browser.contract.ts): isolation, contexts
 // that always close, hung page scripts, kill timers, crash recovery, the cookie jar and a clean shutdown.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createBrowserPool, type BrowserPool } from '../../../layers/browser-pool/browser-pool.js';
-import type { BrowserDriver, BrowserHandle, ContextHandle } from '../../../kernel/contracts/browser.js';
-import type { DriverFactory } from '../../contracts/browser.contract.js';
-import type { PagesServer } from '../../support/pages-server.js';
-import { liveGroupMembers, profileDirOf, silentLogger, waitFor } from './chromium-processes.js';
+import { createBrowserPool, type BrowserPool } from '../../layers/browser-pool/browser-pool.js';
+import type { BrowserDriver, BrowserHandle, ContextHandle } from '../../kernel/contracts/browser.js';
+import type { DriverFactory } from '../browser.contract.js';
+import type { PagesServer } from './pages-server.js';
+import { liveGroupMembers, profileDirOf, waitFor } from './chromium-processes.js';
+import { silentLogger } from '../loggers.js';
 
 export interface PoolCaseEnv {
   makeDriver: DriverFactory;

@@ -1,7 +1,6 @@
 // Looks at Chromium processes through /proc, to prove none outlives a run or a pool.
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../../../kernel/contracts/logger.js';
 
 /** Processes of process group `pgid` that still run (zombies, already dead, are left out). */
 export function liveGroupMembers(pgid: number): number[] {
@@ -33,8 +32,3 @@ export async function waitFor(check: () => boolean, timeoutMs: number, what: str
     await sleep(50);
   }
 }
-
-export const silentLogger: Logger = {
-  fatal() {}, error() {}, warn() {}, info() {}, debug() {}, trace() {},
-  child: () => silentLogger,
-};

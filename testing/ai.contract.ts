@@ -1,12 +1,34 @@
 // The bar every AI provider meets. A provider's test (ours or a third party's) calls
 // `aiContract('my-product', factory)` with a factory that builds the provider, as the kernel does, around a
-// fresh stand-in of its wire protocol; test/providers/ai/*.test.ts are the worked examples.
+// fresh stand-in of its wire protocol; taskloom's test/providers/ai/*.test.ts are the worked examples.
 import assert from 'node:assert/strict';
+import type { IncomingHttpHeaders } from 'node:http';
 import { inspect } from 'node:util';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { AiCallFailure, AiFailureKind, AiProvider, CompletionRequest } from '../../kernel/contracts/ai.js';
-import { Errors } from '../../kernel/errors.js';
-import type { ChatBehaviour, RecordedChat } from '../stand-ins/chat-server.js';
+import type { AiCallFailure, AiFailureKind, AiProvider, CompletionRequest } from '../kernel/contracts/ai.js';
+import { Errors } from '../kernel/errors.js';
+
+/**
+ * How the product's stand-in answers one request: a proper answer with this text; an HTTP error status in the
+ * protocol's error shape (the 401 quoting the key, as some products do); `garbage`: a 200 whose body is not JSON
+ * (and echoes the credential); `malformed`: valid JSON of the wrong shape; `empty`: the right shape with no text;
+ * `hang`: never answers; `drop`: closes the connection without an answer.
+ */
+export type ChatBehaviour =
+  | { text: string }
+  | 400 | 401 | 403 | 404 | 429 | 500 | 503
+  | 'garbage' | 'malformed' | 'empty' | 'hang' | 'drop';
+
+/** One request as the stand-in received it. */
+export interface RecordedChat {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The key as the protocol carries it (the Bearer token, `x-api-key`); undefined when none was sent. */
+  key: string | undefined;
+  model: unknown;
+  body: Record<string, any>;
+}
 
 /** A provider talking to a fresh stand-in. */
 export interface AiFixture {

@@ -1,6 +1,6 @@
 // The bar every browser engine meets, against real Chromium and the local fixture pages. A third-party
 // engine runs it with its own factory:
-//   import { browserContract } from 'taskloom/test/contracts/browser.contract.ts';
+//   import { browserContract } from 'taskloom/testing';
 //   browserContract('my-engine', async () => createMyDriver());
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserDriver, BrowserHandle, BrowserPage, ContextHandle } from '../../kernel/contracts/browser.js';
-import { ChromiumNotFoundError, detectChromium } from '../../layers/browser-pool/detect-chromium.js';
-import { startCountingProxy, startPagesServer, type PagesServer } from '../support/pages-server.js';
-import { browserPoolCases } from '../providers/browser/pool-cases.js';
+import type { BrowserDriver, BrowserHandle, BrowserPage, ContextHandle } from '../kernel/contracts/browser.js';
+import { ChromiumNotFoundError, detectChromium } from '../layers/browser-pool/detect-chromium.js';
+import { startCountingProxy, startPagesServer, type PagesServer } from './browser/pages-server.js';
+import { browserPoolCases } from './browser/pool-cases.js';
 
 export type DriverFactory = () => BrowserDriver | Promise<BrowserDriver>;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ExecutionRecord, ExecutionSummary } from '../../../kernel/contracts/records.js';
+import type { ExecutionRecord, ExecutionSummary } from '../../kernel/contracts/records.js';
 import { at, makeExecution, type CurrentHarness } from './harness.js';
 
 const ids = (records: Array<{ executionId: string }>): string[] => records.map((r) => r.executionId);

@@ -1,0 +1,39 @@
+// A StorageProvider on one SQLite file (better-sqlite3, WAL mode).
+import { createSessionStore, createUserStore } from './account-stores.js';
+import { Connection } from './connection.js';
+import { createDocumentStore } from './document-store.js';
+import { createExecutionStore } from './execution-store.js';
+import { createClaimStore, createSettingsStore } from './settings-store.js';
+
+/**
+ * Opens (creating when missing) the database at `file` with its tables.
+ * @param {{ file: string, busyTimeoutMs?: number }} options
+ * @returns {Promise<import('taskloom/contracts').StorageProvider>}
+ */
+export async function openSqliteStorage({ file, busyTimeoutMs = 5000 }) {
+  const connection = new Connection(file, { busyTimeoutMs });
+  /** @type {ReturnType<typeof createDocumentStore<import('taskloom/contracts').TaskRecord>>} */
+  const tasks = createDocumentStore(connection, 'tasks');
+  /** @type {ReturnType<typeof createDocumentStore<import('taskloom/contracts').CredentialRecord>>} */
+  const credentials = createDocumentStore(connection, 'credentials');
+  return {
+    kind: 'sqlite',
+    users: createUserStore(connection),
+    sessions: createSessionStore(connection),
+    settings: createSettingsStore(connection),
+    tasks,
+    executions: createExecutionStore(connection),
+    credentials,
+    claims: createClaimStore(connection),
+    async check() {
+      connection.db.prepare('SELECT 1').get();
+    },
+    async close() {
+      connection.close();
+    },
+    async compact() {
+      // secure_delete already zeroed old values in the database file; the WAL may still hold old pages.
+      connection.db.pragma('wal_checkpoint(TRUNCATE)');
+    },
+  };
+}
