@@ -1,4 +1,4 @@
-// `taskloom/testing`: the contract suite of each of the six capabilities, each a function taking a factory of
+// `taskloom/testing`: the contract suite of each capability, each a function taking a factory of
 // fresh instances, and the few helpers a provider's own tests need. Every built-in provider runs these suites;
 // a third-party provider runs the same one to show it meets the same bar. Run them with `node --test`.
 export { storageContract, type StorageFactory, type StorageHarness } from './storage.contract.js';
@@ -10,6 +10,7 @@ export { aiContract, aiFailureOf, arrived, type AiFixture, type AiFixtureFactory
 export {
   outputContract, upstreamError, type OutputFailure, type OutputFixture, type OutputFixtureFactory, type OutputFixtureOptions,
 } from './output.contract.js';
+export { blobContract, type BlobHarness, type BlobHarnessFactory } from './blob.contract.js';
 export { schedulerContract, type SchedulerFactory, type SchedulerFixture } from './scheduler.contract.js';
 export { createTestProvider, type TestProvider, type TestProviderOptions } from './create-test-provider.js';
 export { createRecordingLogger, silentLogger } from './loggers.js';

@@ -2,6 +2,7 @@
 // their TypeBox schemas. A re-export only: each contract imports nothing but the other contracts.
 export * from './ai.js';
 export * from './auth.js';
+export * from './blob.js';
 export * from './browser.js';
 export * from './browser-pool.js';
 export * from './logger.js';

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { loadConfig } from '../../../kernel/config.js';
 import { createLogger } from '../../../kernel/logger.js';
 import { diskBlobStore, openDiskBlobStore } from '../../../providers/blob/disk/index.js';
-import { blobContract } from '../../contracts/blob.contract.js';
+import { blobContract } from '../../../testing/blob.contract.js';
 import { makeTempDir } from '../../support/service.js';
 
 const logger = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));

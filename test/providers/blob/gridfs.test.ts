@@ -8,7 +8,7 @@ import { checkConfig } from '../../../kernel/module-config.js';
 import { Registry } from '../../../kernel/registry.js';
 import { builtIns } from '../../../app/built-ins.js';
 import { openGridfsBlobStore } from '../../../providers/blob/gridfs/gridfs-blob-store.js';
-import { blobContract } from '../../contracts/blob.contract.js';
+import { blobContract } from '../../../testing/blob.contract.js';
 import { startMongoDocumentsStandIn } from '../../stand-ins/mongo-documents.js';
 
 /**

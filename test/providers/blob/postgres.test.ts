@@ -8,7 +8,7 @@ import { Registry } from '../../../kernel/registry.js';
 import { builtIns } from '../../../app/built-ins.js';
 import { postgresBlobStore } from '../../../providers/blob/postgres/index.js';
 import { openPostgresBlobStore } from '../../../providers/blob/postgres/postgres-blob-store.js';
-import { blobContract } from '../../contracts/blob.contract.js';
+import { blobContract } from '../../../testing/blob.contract.js';
 import { createTestDatabase } from '../../support/postgres-database.js';
 
 const logger = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));

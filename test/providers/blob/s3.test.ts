@@ -9,8 +9,8 @@ import { checkConfig } from '../../../kernel/module-config.js';
 import { Registry } from '../../../kernel/registry.js';
 import { builtIns } from '../../../app/built-ins.js';
 import { s3BlobStore } from '../../../providers/blob/s3/index.js';
-import { blobContract } from '../../contracts/blob.contract.js';
-import { createRecordingLogger } from '../../contracts/output.contract.js';
+import { blobContract } from '../../../testing/blob.contract.js';
+import { createRecordingLogger } from '../../../testing/loggers.js';
 import { startS3StandIn, type S3StandIn } from '../../stand-ins/s3.js';
 
 /** The s3 store as the kernel creates it (through its configSchema's variables), against `standIn`. */

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { BlobInfo, BlobStore } from '../../kernel/contracts/blob.js';
-import { Errors } from '../../kernel/errors.js';
+import type { BlobInfo, BlobStore } from '../kernel/contracts/blob.js';
+import { Errors } from '../kernel/errors.js';
 
 export interface BlobHarness {
   /** A fresh store holding nothing. */
