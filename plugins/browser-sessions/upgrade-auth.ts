@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Errors, type TaskloomError } from '../../kernel/errors.js';
+import { Errors, TaskloomError } from '../../kernel/errors.js';
 import { createHostRule, hostRefusal, hostsNamedBy } from '../../kernel/http/allowed-hosts.js';
 import { apiKeyFrom, SESSION_COOKIE } from '../../kernel/http/credentials.js';
 import { addressedAs, crossSiteReason, originFrom } from '../../kernel/http/cross-site.js';
 
 /**
  * The API's rules for a WebSocket upgrade, which never reaches Fastify's hooks: a Host from ALLOWED_HOSTS, then
- * the API key in a header, or a dashboard session cookie (AUTH_DISABLED lets everyone in, as it does for routes).
+ * the user the auth provider identifies from the request, the API key in a header, or a dashboard session cookie (AUTH_DISABLED lets everyone in, as it does for routes).
  * A cookie, or nothing at all, rides along with any page's WebSocket (no CORS guards it), so then only this
  * service's own pages may connect. Resolves to the refusal, or undefined when the caller may connect.
  */
@@ -23,6 +23,14 @@ export async function refuseUpgrade(app: FastifyInstance, req: IncomingMessage):
     });
   };
   if (config.authDisabled) return crossSite();
+  // An identity the auth provider reads from the request (an SSO proxy's header, auth contract 1.1) rides along
+  // with any page's WebSocket as a cookie does: a session, from this service's own pages only.
+  try {
+    if (await auth.identify?.({ headers: req.headers, remoteAddress: req.socket.remoteAddress ?? '' })) return crossSite();
+  } catch (error) {
+    if (error instanceof TaskloomError) return error;
+    throw error;
+  }
   if (await auth.isSetupRequired()) return Errors.SETUP_REQUIRED();
   // apiKeyFrom reads nothing but the headers when told not to read a body.
   const apiKey = apiKeyFrom({ headers: req.headers } as FastifyRequest, false);

@@ -3,32 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { builtInRegistry } from '../../app/service.js';
-import { AUTH_CONTRACT_VERSION } from '../../kernel/contracts/auth.js';
-import { defineProvider } from '../../kernel/contracts/provider.js';
-import { Errors } from '../../kernel/errors.js';
-import { createLocalAuth } from '../../providers/auth/local/index.js';
+import { IDENTITY_HEADER as WHO, identifyingAuth } from '../support/identifying-auth.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
-
-const WHO = 'x-test-identity';
-
-/** Local accounts, plus: the header names the user (from loopback only); `refuse` refuses the request outright. */
-const identifyingAuth = defineProvider({
-  capability: 'auth',
-  id: 'identify-test',
-  contractVersion: AUTH_CONTRACT_VERSION,
-  async create({ storage }) {
-    const local = createLocalAuth(storage!);
-    return {
-      ...local,
-      async identify({ headers, remoteAddress }) {
-        const who = headers[WHO];
-        if (typeof who !== 'string') return undefined;
-        if (who === 'refuse' || !['127.0.0.1', '::ffff:127.0.0.1'].includes(remoteAddress)) throw Errors.UNAUTHORIZED({ hint: 'refused by identify' });
-        return { id: `usr_${who}`, name: who, email: `${who}@example.com` };
-      },
-    };
-  },
-});
 
 describe('route policy: identify', () => {
   let svc: TestService;
