@@ -63,7 +63,15 @@ async function browserSessions(app: FastifyInstance, options: { prefix?: string 
       await records.release(sessionId); // a record left by a browser that went away
       return false;
     },
+    connectVnc: (sessionId) => (holdsLocally(sessionId) ? app.headfulSession.connectVnc() : undefined),
     logger,
+  });
+  // noVNC on any instance shows the display of the instance holding the browser: this one's when it holds a session
+  // or none is held elsewhere; with several held elsewhere, this one's too (a viewer follows one browser).
+  app.headfulSession.routeVnc(async (viewer) => {
+    if (sessions.current()) return false;
+    const elsewhere = await remote.heldElsewhere();
+    return elsewhere.length === 1 ? remote.tunnelVnc(viewer, elsewhere[0]!) : false;
   });
   // Before the server stops: relayed connections are not HTTP requests it would wait for or end.
   app.addHook('preClose', async () => endRelay());
@@ -81,6 +89,6 @@ export const browserSessionsPlugin = definePlugin({
     name: 'taskloom-browser-sessions',
     fastify: '5.x',
     dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-headful', 'taskloom-instances'],
-    decorators: { fastify: ['services', 'browserSessions', 'instance'] },
+    decorators: { fastify: ['services', 'browserSessions', 'headfulSession', 'instance'] },
   }),
 });

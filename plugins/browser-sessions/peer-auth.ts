@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 
 /** The header an instance sends another with a signed request (never accepted from anywhere else). */
 export const PEER_HEADER = 'x-taskloom-peer';
-/** What a peer request may do: relay a DevTools connection, or close a session. */
-export type PeerPurpose = 'devtools' | 'close';
+/** What a peer request may do: relay a DevTools connection, close a session, or show its display to a VNC viewer. */
+export type PeerPurpose = 'devtools' | 'close' | 'vnc';
 
 const TTL_MS = 30_000;
 /** Instances' clocks may differ by this much (NTP keeps them far closer). */

@@ -77,6 +77,25 @@ export function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
   });
 }
 
+/**
+ * Opens a raw tunnel to the holder (an upgrade to the protocol `taskloom-vnc`): resolves to the socket once it
+ * switched, to its plain answer when it refused; rejects when it cannot be reached.
+ */
+export function openTunnel(target: { base: string; path: string; peer: string }): Promise<Duplex | PeerAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = requestTo(target.base, target.path, { method: 'GET', headers: { upgrade: 'taskloom-vnc', [PEER_HEADER]: target.peer }, timeoutMs: PEER_TIMEOUT_MS });
+    request.once('error', reject);
+    request.once('response', (response) => resolve(readAnswer(response)));
+    request.once('upgrade', (_response, held: Duplex, heldHead: Buffer) => {
+      request.setTimeout(0);
+      (held as Socket).setTimeout(0);
+      if (heldHead.length > 0) held.unshift(heldHead);
+      resolve(held);
+    });
+    request.end();
+  });
+}
+
 /** Asks the holder to close `sessionId`; resolves to its answer, rejects when it cannot be reached. */
 export function closeOnPeer(target: { base: string; path: string; peer: string }): Promise<PeerAnswer> {
   return new Promise((resolve, reject) => {

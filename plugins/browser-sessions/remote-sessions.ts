@@ -5,8 +5,11 @@ import { Errors } from '../../kernel/errors.js';
 import type { Instance } from '../instances/decorators.js';
 import { devtoolsPath } from './devtools-relay.js';
 import type { PeerAuth } from './peer-auth.js';
-import { closeOnPeer, proxyUpgrade, type PeerAnswer } from './peer-calls.js';
+import { closeOnPeer, openTunnel, proxyUpgrade, type PeerAnswer } from './peer-calls.js';
 import type { SessionRecords } from './session-records.js';
+
+/** The path a holder shows its display to a VNC viewer of another instance on (a peer's upgrade only). */
+export const vncPath = (sessionId: string) => `/api/browser/sessions/${encodeURIComponent(sessionId)}/vnc`;
 
 /** The path a holder takes a close on (an upgrade request carrying the peer header: never an API route). */
 export const closePath = (sessionId: string) => `/api/browser/sessions/${encodeURIComponent(sessionId)}/close`;
@@ -58,6 +61,31 @@ export class RemoteSessions {
     if (answer.status === 404) throw notOpen(sessionId);
     if (answer.status !== 200) throw Errors.UPSTREAM_ERROR({ reason: `Instance ${holder.id}, which holds browser session ${sessionId}, answered ${answer.status} to closing it` });
     this.options.logger.info({ sessionId, holder: holder.id }, 'browser session closed through the instance holding it');
+  }
+
+  /**
+   * Pipes a VNC viewer of this instance to the display of the instance holding `sessionId`; resolves to false when
+   * none holds it or the holder serves no display (the viewer then stays here).
+   */
+  async tunnelVnc(viewer: Duplex, sessionId: string): Promise<boolean> {
+    const holder = await this.holder(sessionId);
+    if (!holder) return false;
+    const opened = await openTunnel({ base: holder.url, path: vncPath(sessionId), peer: this.options.auth.sign('vnc', sessionId, holder.id) })
+      .catch((error: unknown) => { throw unreachable(holder, error); });
+    if (!('pipe' in opened)) return false;
+    if (viewer.destroyed) {
+      opened.destroy();
+      return true;
+    }
+    const end = () => { viewer.destroy(); opened.destroy(); };
+    for (const side of [viewer, opened]) {
+      side.on('error', end);
+      side.on('close', end);
+    }
+    opened.pipe(viewer);
+    viewer.pipe(opened);
+    this.options.logger.info({ sessionId, holder: holder.id }, 'VNC viewer shown the display of the instance holding the browser');
+    return true;
   }
 
   /** The sessions other live instances hold. */

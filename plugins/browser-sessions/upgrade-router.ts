@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../kernel/contracts/logger.js';
@@ -11,7 +12,7 @@ import { notOpen, type RemoteSessions } from './remote-sessions.js';
 import { answer, refuse } from './upgrade-answer.js';
 import { refuseUpgrade } from './upgrade-auth.js';
 
-const PATH = /^\/api\/browser\/sessions\/([A-Za-z0-9_-]{1,256})\/(devtools|close)\/?$/;
+const PATH = /^\/api\/browser\/sessions\/([A-Za-z0-9_-]{1,256})\/(devtools|close|vnc)\/?$/;
 
 export interface UpgradeRouterOptions {
   app: FastifyInstance;
@@ -25,6 +26,8 @@ export interface UpgradeRouterOptions {
   /** Closes the session this instance holds; false when it holds no such session. */
   closeLocal(sessionId: string): Promise<boolean>;
   holdsLocally(sessionId: string): boolean;
+  /** A connection to this instance's VNC server, when it holds `sessionId` and serves a display. */
+  connectVnc(sessionId: string): Socket | undefined;
   logger: Logger;
 }
 
@@ -53,8 +56,25 @@ export function attachUpgradeRouter(options: UpgradeRouterOptions): () => void {
     if (purpose === 'close') {
       return (await options.closeLocal(sessionId)) ? answer(socket, 200, '{"success":true}') : refuse(socket, notOpen(sessionId));
     }
+    if (purpose === 'vnc') return showDisplay(socket, head, sessionId);
     logger.info({ sessionId, from }, 'DevTools connection from another instance');
     return local.relay(req, socket, head, sessionId);
+  }
+
+  /** A VNC viewer of another instance: this display's VNC server, as raw bytes after the switch. */
+  function showDisplay(socket: Duplex, head: Buffer, sessionId: string): void {
+    const vnc = options.connectVnc(sessionId);
+    if (!vnc) return refuse(socket, Errors.NOT_FOUND({}, { details: `No display serves browser session ${sessionId} here (USE_NOVNC is off, or it is not running)` }));
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: taskloom-vnc\r\nConnection: Upgrade\r\n\r\n');
+    if (head.length > 0) vnc.write(head);
+    const end = () => { socket.destroy(); vnc.destroy(); };
+    for (const side of [socket, vnc]) {
+      side.on('error', end);
+      side.on('close', end);
+    }
+    vnc.pipe(socket);
+    socket.pipe(vnc);
+    track([socket, vnc]);
   }
 
   async function tokenAccepted(token: string | null, sessionId: string): Promise<boolean> {
@@ -80,8 +100,8 @@ export function attachUpgradeRouter(options: UpgradeRouterOptions): () => void {
     const url = new URL(req.url ?? '/', 'http://relay');
     const match = PATH.exec(url.pathname);
     const isPeer = req.headers[PEER_HEADER] !== undefined;
-    // A close is a peer's request only; to a client it is no endpoint.
-    if (!match || (match[2] === 'close' && !isPeer)) {
+    // A close and a display are a peer's requests only; to a client they are no endpoint.
+    if (!match || (match[2] !== 'devtools' && !isPeer)) {
       // Another listener may serve this path; with none, answer instead of leaving the socket hanging.
       if (server.listenerCount('upgrade') === 1) refuse(socket, Errors.NOT_FOUND({}, { details: `No WebSocket endpoint at ${url.pathname}` }));
       return;
