@@ -56,8 +56,11 @@ export async function createService(config: KernelConfig, options: CreateService
   let blob: BlobStore | undefined;
   try {
     blob = await registry.service('blob', config.blobStore);
+    const sessionSecret = config.sessionSecret ??
+      (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
     const services: KernelServices = {
       config, registry, logger, storage, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
+      sharedKey: (purpose) => crypto.createHmac('sha256', sessionSecret).update(`taskloom shared key: ${purpose}`).digest(),
       auth: await registry.service('auth', config.authProvider),
       browser: await registry.service('browser', config.browserEngine),
       scheduler: await registry.service('scheduler', config.scheduler),
@@ -65,8 +68,6 @@ export async function createService(config: KernelConfig, options: CreateService
       ai: await createAiSlots(registry, config.aiSlots),
       output: createOutputTargets(registry),
     };
-    const sessionSecret = config.sessionSecret ??
-      (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
 
     app = Fastify({
       loggerInstance: logger,

@@ -37,6 +37,11 @@ export interface KernelServices {
   startedAtMs: number;
   /** Aborted when shutdown begins; long work stops or marks itself (plugins also get Fastify's preClose). */
   shutdownSignal: AbortSignal;
+  /**
+   * A 32-byte key for `purpose`, derived from the session secret (SESSION_SECRET, or the one kept in the store), so
+   * every instance sharing the storage derives the same: it signs what another instance verifies.
+   */
+  sharedKey(purpose: string): Buffer;
 }
 
 /** Who made a request, as the route policy established it. */

@@ -1,4 +1,5 @@
 import { after, afterEach, beforeEach, describe } from 'node:test';
+import { counterCases } from './storage/counter-cases.js';
 import { documentCases } from './storage/document-cases.js';
 import { executionCases } from './storage/execution-cases.js';
 import type { StorageFactory, StorageHarness } from './storage/harness.js';
@@ -40,6 +41,7 @@ export function storageContract(name: string, factory: StorageFactory): void {
     taskBatchCases(current);
     userSessionCases(current);
     settingsClaimCases(current);
+    counterCases(current);
     executionCases(current);
     retentionCases(current);
     lifecycleCases(current);

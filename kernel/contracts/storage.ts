@@ -10,9 +10,9 @@ import type {
 
 /**
  * The storage contract's version (`major.minor`, see provider.ts). 2.0: `ExecutionStore.markAll` takes an owner
- * filter and `deleteStartedBefore` exists (many instances, retention).
+ * filter and `deleteStartedBefore` exists (many instances, retention). 2.1: the optional `counters`.
  */
-export const STORAGE_CONTRACT_VERSION = '2.0';
+export const STORAGE_CONTRACT_VERSION = '2.1';
 /** The oldest version a storage provider may be built for and still be accepted. */
 export const STORAGE_CONTRACT_ACCEPTS = '2.0';
 
@@ -151,6 +151,34 @@ export interface ClaimStore {
   claim(key: string, owner: string, ttlMs: number): Promise<boolean>;
 }
 
+/** What `CounterStore.add` did. */
+export interface CounterState {
+  /** False when `limit` refused the add (nothing changed). */
+  added: boolean;
+  /** The count after the call (0 for a key that is unset or expired). */
+  count: number;
+  /** Milliseconds until the count expires (0 for a key that is unset or expired). */
+  resetInMs: number;
+}
+
+/**
+ * Counts that expire, shared by every instance on the same storage (the login limits count failures here, so
+ * instances count together). Each count lives in a fixed window that starts with the first add to an unset or
+ * expired key. Counts need not survive a restart: a provider that serves one process (json) may keep them in memory.
+ */
+export interface CounterStore {
+  /**
+   * Adds `delta` (an integer; negative takes back) to the count of `key` atomically, across instances. An unset or
+   * expired key counts from 0 in a new window of `windowMs`, which later adds do not move; a negative delta never
+   * opens a window nor takes a count below 0. With `limit`, an add that would take the count above it changes
+   * nothing (`added: false`). Expiry follows the storage's clock where it has one (every instance then agrees).
+   * Throws a TypeError for a delta that is not an integer or a windowMs that is not positive.
+   */
+  add(key: string, delta: number, options: { windowMs: number; limit?: number }): Promise<CounterState>;
+  /** Removes the count of `key`; resolves to true when it held one that had not expired. */
+  reset(key: string): Promise<boolean>;
+}
+
 /** The storage capability. */
 export interface StorageProvider {
   /** Backend name reported by the health endpoint: `json`, `postgres`, `mongodb`, ... */
@@ -162,6 +190,8 @@ export interface StorageProvider {
   readonly executions: ExecutionStore;
   readonly credentials: CredentialStore;
   readonly claims: ClaimStore;
+  /** Optional (2.1): expiring counters shared by the instances. Without it, a plugin counts in its own process. */
+  readonly counters?: CounterStore;
   /** Resolves when the backend is reachable and usable; rejects with the reason otherwise. */
   check(): Promise<void>;
   /** Flushes pending writes and releases files and connections. Idempotent. */

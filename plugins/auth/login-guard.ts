@@ -1,6 +1,7 @@
 import { AttemptLimiter } from './attempt-limiter.js';
 
-const WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const WINDOW_MS = LOGIN_WINDOW_MS;
 
 /** The limits, all over the same 15-minute window. */
 export interface LoginLimits {
@@ -20,9 +21,20 @@ export const LOGIN_LIMITS: LoginLimits = { perPair: 10, perAddress: 30, slowAfte
 export interface LoginAttempt {
   delayMs: number;
   /** The password was right: this pair starts afresh, and the attempt counts as no failure. */
-  succeeded(): void;
+  succeeded(): void | Promise<void>;
   /** The check could not be made (storage down): the attempt counts as nothing. */
-  withdraw(): void;
+  withdraw(): void | Promise<void>;
+}
+
+/** Who may try a password now: the in-process LoginGuard, or SharedLoginGuard over the storage's counters. */
+export interface LoginLimiter {
+  attempt(account: string, address: string): LoginVerdict | Promise<LoginVerdict>;
+}
+
+/** The slow-down for an account with `failures` recent failures: 1 s at `slowAfter`, doubling, up to `maxDelayMs`. */
+export function slowDownFor(limits: LoginLimits, failures: number): number {
+  if (failures < limits.slowAfter) return 0;
+  return Math.min(limits.maxDelayMs, 1000 * 2 ** Math.min(failures - limits.slowAfter, 20));
 }
 
 export type LoginVerdict = { retryAfterSeconds: number } | LoginAttempt;
@@ -32,9 +44,9 @@ export type LoginVerdict = { retryAfterSeconds: number } | LoginAttempt;
  * over all of them; an account is never refused as a whole, since anyone who knows its e-mail could
  * then keep its owner out: instead, attempts for it are slowed down while it is under attack, and a
  * caller from an address without failures still gets in with the right password.
- * Counts live in this process (several instances count separately).
+ * Counts live in this process: the fallback when the storage offers no counters (see shared-login-guard.ts).
  */
-export class LoginGuard {
+export class LoginGuard implements LoginLimiter {
   private readonly pairs: AttemptLimiter;
   private readonly addresses: AttemptLimiter;
   private readonly accounts: AttemptLimiter;
@@ -77,7 +89,6 @@ export class LoginGuard {
 
   /** The slow-down for an account with `failures` recent failures. */
   delayFor(failures: number): number {
-    if (failures < this.limits.slowAfter) return 0;
-    return Math.min(this.limits.maxDelayMs, 1000 * 2 ** Math.min(failures - this.limits.slowAfter, 20));
+    return slowDownFor(this.limits, failures);
   }
 }

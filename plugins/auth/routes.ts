@@ -5,7 +5,8 @@ import { SESSION_COOKIE } from '../../kernel/http/credentials.js';
 import { Errors } from '../../kernel/errors.js';
 import type { LoginResult } from '../../kernel/contracts/auth.js';
 import { assertStrongApiKey } from './api-key-strength.js';
-import { LoginGuard } from './login-guard.js';
+import { LoginGuard, type LoginLimiter } from './login-guard.js';
+import { SharedLoginGuard } from './shared-login-guard.js';
 import { ApiKeyCreated, ApiKeyStatus, ErrorBody, LoginBody, SetApiKeyBody, SetupStatus, SetupBody, Success, UserEnvelope } from './schemas.js';
 
 const LOCAL_USER = { id: 'local', name: 'Local user', email: 'local@localhost' };
@@ -23,8 +24,9 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, login: L
 
 export async function authRoutes(scope: FastifyInstance): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const { auth } = app.services;
-  const guard = new LoginGuard();
+  const { auth, storage } = app.services;
+  // Counted in the storage when it offers counters (the instances sharing it count together), else in this process.
+  const guard: LoginLimiter = storage.counters ? new SharedLoginGuard(storage.counters) : new LoginGuard();
 
   app.get('/auth/check-setup', {
     config: { auth: 'public', errors: [Errors.STORAGE_UNAVAILABLE] },
@@ -53,7 +55,7 @@ export async function authRoutes(scope: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const account = request.body.email.trim().toLowerCase();
     const address = request.ip;
-    const attempt = guard.attempt(account, address);
+    const attempt = await guard.attempt(account, address);
     if ('retryAfterSeconds' in attempt) {
       void reply.header('retry-after', String(attempt.retryAfterSeconds));
       throw Errors.RATE_LIMITED({ seconds: attempt.retryAfterSeconds });
@@ -62,12 +64,13 @@ export async function authRoutes(scope: FastifyInstance): Promise<void> {
     if (attempt.delayMs > 0) await sleep(attempt.delayMs, undefined, { signal: app.services.shutdownSignal }).catch(() => undefined);
     try {
       const login = await auth.login(request.body.email, request.body.password);
-      attempt.succeeded();
+      await attempt.succeeded();
       setSessionCookie(request, reply, login);
       return { success: true };
     } catch (error) {
       // A wrong password stays counted; any other failure counts as no attempt.
-      if (!Errors.INVALID_CREDENTIALS.is(error)) attempt.withdraw();
+      // Never in place of the error being answered: storage down, the take-back fails too.
+      if (!Errors.INVALID_CREDENTIALS.is(error)) await Promise.resolve().then(() => attempt.withdraw()).catch(() => undefined);
       throw error;
     }
   });

@@ -1,61 +1,58 @@
 import type { IncomingMessage } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../../kernel/contracts/logger.js';
-import { Errors, type TaskloomError } from '../../kernel/errors.js';
+import { Errors } from '../../kernel/errors.js';
 import type { OutboundGuard } from '../../kernel/outbound/index.js';
 import type { BrowserSessions } from '../headful/decorators.js';
 import { internalTarget, type CheckContext } from './devtools-checks.js';
 import { filterMessage } from './devtools-filter.js';
-import type { RelayTokens } from './relay-tokens.js';
 import type { SessionFolders } from './session-folders.js';
-import { refuseUpgrade } from './upgrade-auth.js';
+import { refuse } from './upgrade-answer.js';
 
 /** The path of a session's relayed DevTools endpoint. */
 export const devtoolsPath = (sessionId: string) => `/api/browser/sessions/${encodeURIComponent(sessionId)}/devtools`;
-const PATH = /^\/api\/browser\/sessions\/([A-Za-z0-9_-]{1,256})\/devtools\/?$/;
 // Screenshots and traces travel in single messages.
 const MAX_PAYLOAD = 256 * 1024 * 1024;
 const UPSTREAM_OPEN_MS = 10_000;
 
-export interface RelayOptions {
-  app: FastifyInstance;
+export interface LocalRelayOptions {
   sessions: BrowserSessions;
-  tokens: RelayTokens;
   folders: SessionFolders;
   /** The outbound rule, which URLs the client has the browser open must pass. */
   guard: OutboundGuard;
   logger: Logger;
 }
 
+/** The relay of this instance's own browser: `relay` takes an upgrade whose caller was already let in. */
+export interface LocalRelay {
+  /** Loads ws (with the first DevTools upgrade, not with the service). */
+  prepare(): Promise<void>;
+  relay(req: IncomingMessage, socket: Duplex, head: Buffer, sessionId: string): Promise<void>;
+  /** Ends every relayed connection (shutdown). */
+  end(): void;
+}
+
 /** Refusals logged per connection; past that only a count at its end. */
 const LOGGED_REFUSALS = 20;
 
 /**
- * Relays the DevTools protocol between a client on the service's own port and the browser's loopback
- * endpoint, after checking the caller's credentials. The browser's port is never exposed. Each message from
- * the client passes devtools-filter.ts first: methods that reach the host are answered with an error instead.
- * Returns the function that ends every relayed connection (shutdown).
+ * Relays the DevTools protocol between a client and the browser's loopback endpoint. The browser's port is never
+ * exposed. Each message from the client passes devtools-filter.ts first: methods that reach the host are answered
+ * with an error instead. Only the instance holding the browser runs this (others pipe to it: upgrade-router.ts), so
+ * every message is judged exactly once.
  */
-export function attachDevtoolsRelay(options: RelayOptions): () => void {
-  const { app, sessions, tokens, folders, guard, logger } = options;
-  const server = app.server;
-  // ws loads with the first DevTools upgrade, not with the service; the upgrade listener is attached now.
+export function createLocalRelay(options: LocalRelayOptions): LocalRelay {
+  const { sessions, folders, guard, logger } = options;
+  // ws loads with the first DevTools upgrade, not with the service.
   let ws: Promise<{ WebSocket: typeof WebSocket; wss: WebSocketServer }> | undefined;
   const loadWs = () => (ws ??= import('ws').then(({ default: WebSocket, WebSocketServer }) => ({
     WebSocket, wss: new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD }),
   })));
   const live = new Set<WebSocket>();
 
-  async function relay(req: IncomingMessage, socket: Duplex, head: Buffer, sessionId: string, token: string | null): Promise<void> {
+  async function relay(req: IncomingMessage, socket: Duplex, head: Buffer, sessionId: string): Promise<void> {
     const { WebSocket, wss } = await loadWs();
-    // The token (part of the URL) is never logged: only the session id is.
-    if (!(token !== null && tokens.consume(token, sessionId))) {
-      const refusal = await refuseUpgrade(app, req);
-      if (refusal) return refuse(socket, refusal);
-    }
     const session = sessions.current()?.id === sessionId ? sessions.current() : undefined;
     const endpoint = session?.cdpEndpoint();
     if (!endpoint) return refuse(socket, Errors.NOT_FOUND({}, { details: `Browser session ${sessionId} is not open` }));
@@ -74,26 +71,14 @@ export function attachDevtoolsRelay(options: RelayOptions): () => void {
     });
   }
 
-  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://relay');
-    const match = PATH.exec(url.pathname);
-    if (!match) {
-      // Another listener may serve this path; with none, answer instead of leaving the socket hanging.
-      if (server.listenerCount('upgrade') === 1) refuse(socket, Errors.NOT_FOUND({}, { details: `No WebSocket endpoint at ${url.pathname}` }));
-      return;
-    }
-    socket.on('error', () => undefined);
-    relay(req, socket, head, match[1]!, url.searchParams.get('token')).catch((error: unknown) => {
-      logger.error({ err: error, sessionId: match[1] }, 'relaying a DevTools connection failed');
-      refuse(socket, Errors.INTERNAL_ERROR({ requestId: 'devtools relay' }));
-    });
-  };
-  server.on('upgrade', onUpgrade);
-  return () => {
-    server.off('upgrade', onUpgrade);
-    for (const socket of live) socket.terminate();
-    live.clear();
-    void ws?.then(({ wss }) => wss.close());
+  return {
+    prepare: async () => { await loadWs(); },
+    relay,
+    end() {
+      for (const socket of live) socket.terminate();
+      live.clear();
+      void ws?.then(({ wss }) => wss.close());
+    },
   };
 }
 
@@ -159,16 +144,4 @@ function noteSessions(data: Buffer, internal: Set<string>): void {
   if (typeof sessionId !== 'string') return;
   if (event.method === 'Target.attachedToTarget' && internalTarget(event.params?.targetInfo)) internal.add(sessionId);
   else if (event.method === 'Target.detachedFromTarget') internal.delete(sessionId);
-}
-
-/** Answers the upgrade request with the catalogue error's status and `{ error, details }`, then ends it. */
-function refuse(socket: Duplex, error: TaskloomError): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify({ error: error.code, details: error.message });
-  socket.end(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  setTimeout(() => socket.destroy(), 1000).unref();
 }

@@ -6,6 +6,7 @@ import { createHostRule, parseHost } from '../../kernel/http/allowed-hosts.js';
 import type { BrowserSessions } from '../headful/decorators.js';
 import { devtoolsPath } from './devtools-relay.js';
 import type { RelayTokens } from './relay-tokens.js';
+import type { RemoteSessions } from './remote-sessions.js';
 import { CloseBody, ErrorBody, OpenAnswer, OpenBody, Success } from './schemas.js';
 
 const config = { auth: 'authenticated' } as const;
@@ -26,12 +27,14 @@ function connectedTo(request: FastifyRequest): string {
 export interface BrowserRouteOptions {
   sessions: BrowserSessions;
   tokens: RelayTokens;
+  /** The sessions other instances hold. */
+  remote: RemoteSessions;
 }
 
 /** `POST /api/browser/open` and `POST /api/browser/close`. */
 export async function browserRoutes(scope: FastifyInstance, options: BrowserRouteOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const { sessions, tokens } = options;
+  const { sessions, tokens, remote } = options;
 
   const hostRule = createHostRule(app.services.config);
   /**
@@ -63,23 +66,34 @@ export async function browserRoutes(scope: FastifyInstance, options: BrowserRout
   });
 
   app.post('/close', {
-    config: { ...config, errors: [Errors.NOT_FOUND] },
+    // 502: the instance holding the browser did not answer.
+    config: { ...config, errors: [Errors.NOT_FOUND, Errors.UPSTREAM_ERROR] },
     preValidation: noBodyIsEmpty,
     schema: {
       tags,
       operationId: 'closeBrowser',
-      summary: 'End a browser session (its browser closes); without `sessionId`, the open one',
+      summary: 'End a browser session (its browser closes), on whichever instance holds it; without `sessionId`, the open one',
       body: CloseBody,
-      response: { 200: Success, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+      response: { 200: Success, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 502: ErrorBody },
     },
   }, async (request) => {
-    // The managed browser holds at most one session, so "the open one" is never ambiguous.
-    const sessionId = request.body.sessionId ?? sessions.current()?.id;
+    // An instance's managed browser holds at most one session: "the open one" is this instance's, else the one
+    // session another instance holds (with several elsewhere, the caller names one).
+    const local = sessions.current()?.id;
+    const elsewhere = request.body.sessionId ?? local ? [] : await remote.heldElsewhere();
+    if (elsewhere.length > 1) {
+      throw Errors.NOT_FOUND({}, { details: `No browser session is open on this instance, and ${elsewhere.length} are on others: name one with sessionId` });
+    }
+    const sessionId = request.body.sessionId ?? local ?? elsewhere[0];
     if (sessionId === undefined) {
       throw Errors.NOT_FOUND({}, { details: 'No browser session is open: nothing to close (POST /api/browser/open starts one)' });
     }
-    await sessions.close(sessionId);
-    tokens.revoke(sessionId);
+    if (sessionId === local) {
+      await sessions.close(sessionId);
+      tokens.revoke(sessionId);
+    } else {
+      await remote.close(sessionId);
+    }
     return { success: true };
   });
 }

@@ -1,9 +1,12 @@
 import type { WithContext } from '../../kernel/contracts/browser-pool.js';
+import type { Socket } from 'node:net';
+import type { VncRoute } from './vnc-gateway.js';
 import type { InspectablePage } from './window-page.js';
 
 // The decorators of the headful plugin (fastify-plugin, name 'taskloom-headful'), typed for every plugin.
 
 export type { InspectablePage } from './window-page.js';
+export type { VncRoute } from './vnc-gateway.js';
 
 /** The Headful status object of the interface. */
 export interface HeadfulStatus {
@@ -57,6 +60,13 @@ export interface HeadfulSession {
   status(): HeadfulStatus;
   /** The VNC password (generated once and kept in storage settings). */
   vncPassword(): Promise<string>;
+  /**
+   * Sets where noVNC's viewers go: `route` may take a viewer's connection over (to another instance's display) and
+   * resolve to true; otherwise the viewer sees this instance's display.
+   */
+  routeVnc(route: VncRoute): void;
+  /** A connection to this instance's VNC server (USE_NOVNC), or undefined when it does not run. */
+  connectVnc(): Socket | undefined;
 }
 
 declare module 'fastify' {

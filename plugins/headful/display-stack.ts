@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { freePort, readDisplayNumber, waitForPort } from './process-readiness.js';
@@ -17,6 +18,8 @@ export interface DisplayStackOptions {
   logger: Logger;
   /** noVNC's files (Debian package `novnc`). */
   webDir?: string;
+  /** The loopback port websockify relays viewers to (vnc-gateway.ts), which reaches x11vnc at `vncPort()`. */
+  viewerPort: number;
 }
 
 /** The virtual display of the headful session, its VNC server and noVNC, each kept running. */
@@ -25,6 +28,8 @@ export interface DisplayStack {
   display(timeoutMs: number): Promise<string | undefined>;
   /** True while Xvfb, x11vnc and websockify all run. */
   isRunning(): boolean;
+  /** The loopback port of x11vnc once it runs. */
+  vncPort(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -58,6 +63,8 @@ export function startDisplayStack(options: DisplayStackOptions): DisplayStack {
       '-display', `:${displayNumber}`, '-rfbauth', authFile, '-rfbport', String(vncPort),
       // Reachable from this machine only: remote viewers come through noVNC, which asks for the password.
       '-localhost', '-forever', '-shared', '-quiet',
+      // The viewer's title: which instance's display it shows, when several serve one deployment.
+      '-desktop', `taskloom (${os.hostname()}, pid ${process.pid})`,
     ],
     ready: (child) => waitForPort('127.0.0.1', vncPort!, READY_MS, child),
     installHint: 'apt-get install x11vnc',
@@ -65,7 +72,7 @@ export function startDisplayStack(options: DisplayStackOptions): DisplayStack {
   const websockify = new SupervisedProcess({
     name: 'websockify',
     command: 'websockify',
-    args: () => ['--web', webDir, `${options.host}:${options.novncPort}`, `127.0.0.1:${vncPort}`],
+    args: () => ['--web', webDir, `${options.host}:${options.novncPort}`, `127.0.0.1:${options.viewerPort}`],
     ready: (child: ChildProcess) => waitForPort(ANY_HOST.has(options.host) ? '127.0.0.1' : options.host, options.novncPort, READY_MS, child),
     installHint: 'apt-get install websockify novnc',
   }, logger.child({ helper: 'websockify' }));
@@ -96,6 +103,7 @@ export function startDisplayStack(options: DisplayStackOptions): DisplayStack {
       return xvfb.isRunning() && displayNumber !== undefined ? `:${displayNumber}` : undefined;
     },
     isRunning: () => xvfb.isRunning() && x11vnc.isRunning() && websockify.isRunning(),
+    vncPort: () => (x11vnc.isRunning() ? vncPort : undefined),
     async stop() {
       stopping = true;
       // The VNC side first: it is a client of the display.

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +10,7 @@ import { headfulWithContext } from './headful-context.js';
 import { ManagedBrowser } from './managed-browser.js';
 import { headfulRoutes } from './routes.js';
 import { createBrowserSessions } from './sessions.js';
+import { startVncGateway, type VncGateway, type VncRoute } from './vnc-gateway.js';
 import { vncPassword } from './vnc-password.js';
 import './decorators.js';
 
@@ -35,6 +37,8 @@ async function headful(app: FastifyInstance, options: { prefix?: string; config:
   const logger = services.logger.child({ plugin: 'headful' });
   const password = () => vncPassword(storage.settings);
   let stack: DisplayStack | undefined;
+  let gateway: VncGateway | undefined;
+  let vncRoute: VncRoute | undefined;
   const managed = new ManagedBrowser({ services, logger, display: async () => stack?.display(DISPLAY_WAIT_MS) });
   const status = (): HeadfulStatus =>
     useNovnc ? { useNovnc: true, novncPort, isRunning: stack?.isRunning() ?? false } : { useNovnc: false };
@@ -42,17 +46,30 @@ async function headful(app: FastifyInstance, options: { prefix?: string; config:
     withContext: headfulWithContext(() => managed.open(false)),
     status,
     vncPassword: password,
+    routeVnc(route) {
+      vncRoute = route;
+      gateway?.route(route);
+    },
+    connectVnc() {
+      const port = stack?.vncPort();
+      return port === undefined ? undefined : net.connect(port, '127.0.0.1');
+    },
   };
   app.decorate('headfulSession', headfulSession);
   app.decorate('browserSessions', createBrowserSessions(managed));
   // Started once the whole service is built, so a failed start-up leaves no helper process behind.
   app.addHook('onReady', async () => {
     if (!useNovnc) return;
-    stack = startDisplayStack({ novncPort, host: config.host, password, stateDir: path.join(config.dataDir, 'headful'), logger });
+    gateway = await startVncGateway(() => stack?.vncPort(), logger);
+    if (vncRoute) gateway.route(vncRoute);
+    stack = startDisplayStack({
+      novncPort, host: config.host, password, stateDir: path.join(config.dataDir, 'headful'), logger, viewerPort: gateway.port,
+    });
   });
   app.addHook('onClose', async () => {
     await managed.close(); // the browser first: it is a client of the display
     await stack?.stop();
+    await gateway?.close();
   });
   await app.register(headfulRoutes, { prefix: options.prefix || PREFIX, headful: headfulSession });
 }

@@ -20,6 +20,8 @@ export interface InstanceLease {
   renewedAtMs: number;
   /** Epoch ms, on the holder's clock, after which the lease has lapsed (set to the stop time on a clean stop). */
   expiresAtMs: number;
+  /** Where the other instances reach this one (INSTANCE_URL, or the address it listens on), once it listens. */
+  url?: string;
 }
 
 export type InstanceLeases = Record<string, InstanceLease>;

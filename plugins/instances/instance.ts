@@ -30,6 +30,10 @@ export interface Instance {
   dead(): Promise<DeadInstance[]>;
   /** Removes the leases of `ids` that have still ended (one renewed meanwhile stays). */
   forget(ids: string[]): Promise<void>;
+  /** Records in the lease where the other instances reach this one (an http or https base URL). */
+  advertise(url: string): Promise<void>;
+  /** The URL an instance whose lease holds advertises; undefined when it has ended or advertises none. */
+  urlOf(instanceId: string): Promise<string | undefined>;
 }
 
 export interface InstanceOptions {
@@ -52,10 +56,11 @@ export function createInstance(options: InstanceOptions): Instance {
   const viewer = () => ({ ...currentViewer(token), ...(options.host === undefined ? {} : { host: options.host }) });
   let timer: NodeJS.Timeout | undefined;
   let renewing: Promise<void> | undefined;
+  let url: string | undefined;
 
   const fresh = (): InstanceLease => {
     const { host, pid, nowMs } = viewer();
-    return { host, pid, process: token, renewedAtMs: nowMs, expiresAtMs: nowMs + ttlMs };
+    return { host, pid, process: token, renewedAtMs: nowMs, expiresAtMs: nowMs + ttlMs, ...(url === undefined ? {} : { url }) };
   };
   const read = async () => validLeases(await settings.get(INSTANCE_LEASES_KEY));
 
@@ -136,6 +141,18 @@ export function createInstance(options: InstanceOptions): Instance {
         dead.push({ id: leaseId, lease, reason: end });
       }
       return dead;
+    },
+
+    async advertise(advertised) {
+      url = advertised;
+      await renewing;
+      await renew();
+      log.info({ url }, 'the other instances reach this one here');
+    },
+
+    async urlOf(instanceId) {
+      const lease = (await read())[instanceId];
+      return lease && !leaseEnd(lease, viewer()) && typeof lease.url === 'string' ? lease.url : undefined;
     },
 
     async forget(ids) {

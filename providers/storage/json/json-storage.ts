@@ -4,6 +4,7 @@ import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import { Errors } from '../../../kernel/errors.js';
 import { JsonClaimStore } from './claim-store.js';
+import { JsonCounterStore } from './counter-store.js';
 import { DocumentCollection } from './document-collection.js';
 import { STORE_DIR_MODE, STORE_FILE_MODE, syncDir } from './file-io.js';
 import { JsonExecutionStore } from './execution-store.js';
@@ -69,6 +70,7 @@ class JsonStorage implements StorageProvider {
   readonly executions: JsonExecutionStore;
   readonly credentials: DocumentCollection<CredentialRecord>;
   readonly claims: JsonClaimStore;
+  readonly counters: JsonCounterStore;
   readonly parts: JournalBacked[];
   private closing: Promise<void> | undefined;
 
@@ -83,6 +85,7 @@ class JsonStorage implements StorageProvider {
     this.executions = new JsonExecutionStore(ctx);
     this.credentials = new DocumentCollection<CredentialRecord>(ctx, 'credentials');
     this.claims = new JsonClaimStore(ctx);
+    this.counters = new JsonCounterStore(ctx.gate);
     this.parts = [this.users, this.sessions, this.settings, this.tasks, this.executions, this.credentials, this.claims];
   }
 

@@ -27,4 +27,6 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   batches: [{ key: { collection: 1 }, name: 'collection' }],
   // The server drops expired claims by itself (about once a minute); claim() never relies on it.
   claims: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
+  // Likewise expired counts (login limits); add() reads an expired one as none.
+  expiring_counts: [{ key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 }],
 };

@@ -5,6 +5,7 @@ import type { CredentialRecord, TaskRecord } from '../../../kernel/contracts/rec
 import { Errors } from '../../../kernel/errors.js';
 import { answerWithin } from '../shared/answer-within.js';
 import { MongoClaimStore } from './claim-store.js';
+import { MongoCounterStore } from './counter-store.js';
 import { mongoClientOptions, type MongoTimeouts } from './client-options.js';
 import type { MongoContext } from './context.js';
 import { MongoDocuments } from './document-collection.js';
@@ -41,6 +42,7 @@ export class MongoStorage implements StorageProvider {
   readonly executions: MongoExecutionStore;
   readonly credentials: MongoDocuments<CredentialRecord>;
   readonly claims: MongoClaimStore;
+  readonly counters: MongoCounterStore;
 
   constructor(private readonly options: MongoStorageOptions) {
     const { hosts, database, secrets } = parseMongoUrl(options.url);
@@ -61,6 +63,7 @@ export class MongoStorage implements StorageProvider {
     this.executions = new MongoExecutionStore(ctx);
     this.credentials = new MongoDocuments<CredentialRecord>(ctx, 'credentials');
     this.claims = new MongoClaimStore(ctx);
+    this.counters = new MongoCounterStore(ctx);
   }
 
   check(): Promise<void> {

@@ -2,6 +2,7 @@ import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import { Errors, TaskloomError } from '../../../kernel/errors.js';
 import { PgClaimStore } from './claim-store.js';
+import { PgCounterStore } from './counter-store.js';
 import { Database } from './database.js';
 import { DocumentTable } from './document-table.js';
 import { PgExecutionStore } from './execution-store.js';
@@ -43,6 +44,7 @@ export class PostgresStorage implements StorageProvider {
   readonly executions: PgExecutionStore;
   readonly credentials: DocumentTable<CredentialRecord>;
   readonly claims: PgClaimStore;
+  readonly counters: PgCounterStore;
 
   constructor(private readonly options: PostgresStorageOptions) {
     this.db = new Database({ ...options, logger: options.logger ?? silent });
@@ -56,6 +58,7 @@ export class PostgresStorage implements StorageProvider {
     this.executions = new PgExecutionStore(this.db);
     this.credentials = new DocumentTable<CredentialRecord>(this.db, 'credentials');
     this.claims = new PgClaimStore(this.db);
+    this.counters = new PgCounterStore(this.db);
   }
 
   check(): Promise<void> {

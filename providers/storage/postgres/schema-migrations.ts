@@ -64,4 +64,13 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX executions_task_started_at_idx ON executions (task_id, started_at DESC, seq DESC);
     `,
   },
+  {
+    version: 3,
+    name: 'counters',
+    sql: `
+      -- Expiring counts shared by the instances (login limits): see counter-store.ts.
+      CREATE TABLE counters (key text PRIMARY KEY, count integer NOT NULL, expires_at timestamptz NOT NULL);
+      CREATE INDEX counters_expires_at_idx ON counters (expires_at);
+    `,
+  },
 ];
