@@ -1,6 +1,7 @@
 // A StorageProvider on one SQLite file (better-sqlite3, WAL mode).
 import { createSessionStore, createUserStore } from './account-stores.js';
 import { Connection } from './connection.js';
+import { createCounterStore } from './counter-store.js';
 import { createDocumentStore } from './document-store.js';
 import { createExecutionStore } from './execution-store.js';
 import { createClaimStore, createSettingsStore } from './settings-store.js';
@@ -25,6 +26,7 @@ export async function openSqliteStorage({ file, busyTimeoutMs = 5000 }) {
     executions: createExecutionStore(connection),
     credentials,
     claims: createClaimStore(connection),
+    counters: createCounterStore(connection),
     async check() {
       connection.db.prepare('SELECT 1').get();
     },
