@@ -4,9 +4,10 @@
 // the request (`identify`); the cases that do not apply to it are skipped, saying why.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, afterEach, beforeEach, describe, it, type TestContext } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { AuthProvider, AuthRequest, PublicUser } from '../kernel/contracts/auth.js';
 import { Errors } from '../kernel/errors.js';
+import { freshHarnessEach } from './fresh-harness.js';
 
 /** One auth provider under test. */
 export interface AuthHarness {
@@ -43,11 +44,8 @@ function assertPublicUser(user: PublicUser | undefined, email?: string): asserts
 
 export function authContract(name: string, factory: AuthFactory): void {
   describe(`auth contract: ${name}`, () => {
-    let harness: AuthHarness | undefined;
-    const auth = (): AuthProvider => {
-      if (!harness) throw new Error('no auth harness: the factory did not run');
-      return harness.auth;
-    };
+    const harness = freshHarnessEach('auth', factory);
+    const auth = (): AuthProvider => harness().auth;
     /** Whether the provider keeps accounts of its own: a fresh one then needs its first admin. */
     const keepsAccounts = () => auth().isSetupRequired();
     const accountsOrSkip = async (t: TestContext): Promise<boolean> => {
@@ -55,19 +53,6 @@ export function authContract(name: string, factory: AuthFactory): void {
       t.skip(`${name} keeps no accounts of its own (a fresh instance needs no setup)`);
       return false;
     };
-
-    const release = async () => {
-      const done = harness;
-      harness = undefined;
-      await done?.cleanup();
-    };
-    // Released before the next test and after the last too: node:test (20) runs no afterEach for a test that skips.
-    beforeEach(async () => {
-      await release();
-      harness = await factory();
-    });
-    afterEach(release);
-    after(release);
 
     describe('the system API key', () => {
       it('none is set at first: the status says so and no key verifies', async () => {
@@ -163,9 +148,10 @@ export function authContract(name: string, factory: AuthFactory): void {
           t.skip(`${name} does not identify requests (identify is optional)`);
           return undefined;
         }
-        assert.ok(harness?.identity, 'a provider with identify: the factory must give `identity` requests to try');
-        assert.ok(harness.identity.trusted.length > 0 && harness.identity.untrusted.length > 0, 'give trusted and untrusted requests');
-        return harness.identity;
+        const { identity } = harness();
+        assert.ok(identity, 'a provider with identify: the factory must give `identity` requests to try');
+        assert.ok(identity.trusted.length > 0 && identity.untrusted.length > 0, 'give trusted and untrusted requests');
+        return identity;
       };
 
       it('knows the user of each trusted request, the same user every time', async (t) => {

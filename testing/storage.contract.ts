@@ -1,4 +1,5 @@
-import { after, afterEach, beforeEach, describe } from 'node:test';
+import { describe } from 'node:test';
+import { freshHarnessEach } from './fresh-harness.js';
 import { counterCases } from './storage/counter-cases.js';
 import { documentCases } from './storage/document-cases.js';
 import { executionCases } from './storage/execution-cases.js';
@@ -18,24 +19,7 @@ export type { StorageFactory, StorageHarness } from './storage/harness.js';
  */
 export function storageContract(name: string, factory: StorageFactory): void {
   describe(`storage contract: ${name}`, () => {
-    let harness: StorageHarness | undefined;
-    const current = (): StorageHarness => {
-      if (!harness) throw new Error('no storage harness: the factory did not run');
-      return harness;
-    };
-
-    const release = async () => {
-      const done = harness;
-      harness = undefined;
-      await done?.cleanup();
-    };
-    // Released before the next test and after the last too: node:test (20) runs no afterEach for a test that skips.
-    beforeEach(async () => {
-      await release();
-      harness = await factory();
-    });
-    afterEach(release);
-    after(release);
+    const current: () => StorageHarness = freshHarnessEach('storage', factory);
 
     documentCases(current);
     taskBatchCases(current);
