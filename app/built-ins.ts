@@ -9,6 +9,9 @@ import { playwrightBrowser } from '../providers/browser/playwright/index.js';
 import { puppeteerBrowser } from '../providers/browser/puppeteer/index.js';
 import { tablestoreOutput } from '../providers/output/tablestore/index.js';
 import { breeScheduler } from '../providers/scheduler/bree/index.js';
+import { bullmqQueue } from '../providers/queue/bullmq/index.js';
+import { memoryQueue } from '../providers/queue/memory/index.js';
+import { pgBossQueue } from '../providers/queue/pg-boss/index.js';
 import { jsonStorage } from '../providers/storage/json/index.js';
 import { mongodbStorage } from '../providers/storage/mongodb/index.js';
 import { postgresStorage } from '../providers/storage/postgres/index.js';
@@ -45,6 +48,7 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
   openAiCompatibleAi, anthropicAi, ollamaAi,
   tablestoreOutput,
   breeScheduler,
+  memoryQueue, pgBossQueue, bullmqQueue,
 ];
 
 /**

@@ -16,6 +16,10 @@ export interface KernelConfig {
   authProvider: string;
   /** SCHEDULER: the scheduler provider's id (default `bree`). */
   scheduler: string;
+  /** QUEUE: the run queue's provider id (default `memory`, in this process). */
+  queue: string;
+  /** ROLE: `api` serves HTTP and starts no browser, `worker` runs queued runs, `all` (default) both. */
+  role: 'api' | 'worker' | 'all';
   /** INSTANCE_ID: names this instance among those sharing one database; undefined: generated at start. */
   instanceId?: string;
   allowPrivateNetworks: boolean;
@@ -53,7 +57,7 @@ export interface KernelConfig {
 
 /** The variable that chooses each capability's provider, as messages name it. */
 export const CHOICE_VARIABLES = {
-  storage: 'STORAGE', auth: 'AUTH_PROVIDER', browser: 'BROWSER_ENGINE', scheduler: 'SCHEDULER',
+  storage: 'STORAGE', auth: 'AUTH_PROVIDER', browser: 'BROWSER_ENGINE', scheduler: 'SCHEDULER', queue: 'QUEUE',
 } as const;
 
 /** A bad configuration value: the message is one line naming the variable. */
@@ -202,6 +206,8 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     storage: providerId(env, 'STORAGE', 'json'),
     authProvider: providerId(env, 'AUTH_PROVIDER', 'local'),
     scheduler: providerId(env, 'SCHEDULER', 'bree'),
+    queue: providerId(env, 'QUEUE', 'memory'),
+    role: oneOf(env, 'ROLE', ['api', 'worker', 'all'] as const, 'all'),
     instanceId: instanceId(env),
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),

@@ -26,6 +26,7 @@ const CHOSEN_BY: Record<Capability, (id: string) => string> = {
   auth: (id) => `when AUTH_PROVIDER=${id}`,
   browser: (id) => `when BROWSER_ENGINE=${id}`,
   scheduler: (id) => `when SCHEDULER=${id}`,
+  queue: (id) => `when QUEUE=${id}`,
   ai: (id) => `when TASKLOOM_AI_SLOTS binds a slot to ${id}`,
   output: (id) => `for credentials of the output provider ${id}`,
 };
@@ -156,7 +157,7 @@ export class Registry {
   /** Each registered provider with whether the configuration chose it (its required variables must then be set). */
   *definitions(config: KernelConfig): Generator<{ definition: ProviderDefinition; chosen: boolean; when: string }> {
     const chosen: Partial<Record<Capability, string[]>> = {
-      storage: [config.storage], auth: [config.authProvider], browser: [config.browserEngine], scheduler: [config.scheduler],
+      storage: [config.storage], auth: [config.authProvider], browser: [config.browserEngine], scheduler: [config.scheduler], queue: [config.queue],
       ai: Object.values(config.aiSlots),
     };
     for (const [capability, byId] of this.providers) {

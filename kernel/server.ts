@@ -52,13 +52,15 @@ export async function createService(config: KernelConfig, options: CreateService
   const storage = await registry.service('storage', config.storage);
   registry.configure({ ...context, storage });
   let app: FastifyInstance | undefined;
+  let services: KernelServices | undefined;
   try {
-    const services: KernelServices = {
+    services = {
       config, registry, logger, storage, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
       auth: await registry.service('auth', config.authProvider),
       browser: await registry.service('browser', config.browserEngine),
       scheduler: await registry.service('scheduler', config.scheduler),
       ai: await createAiSlots(registry, config.aiSlots),
+      queue: await registry.service('queue', config.queue), // last: nothing after it can fail and leave it open
       output: createOutputTargets(registry),
     };
     const sessionSecret = config.sessionSecret ??
@@ -98,6 +100,7 @@ export async function createService(config: KernelConfig, options: CreateService
     await app.ready();
 
     const ready = app;
+    const built = services;
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
@@ -105,18 +108,20 @@ export async function createService(config: KernelConfig, options: CreateService
         try {
           await ready.close();
         } finally {
-          await services.browser.close(); // before storage: runs ending now still save their cookies
-          await services.scheduler.stop(); // idempotent: the schedules plugin stopped it as shutdown began
+          await built.browser.close(); // before storage: runs ending now still save their cookies
+          await built.scheduler.stop(); // idempotent: the schedules plugin stopped it as shutdown began
+          await built.queue.stop(); // after the runs plugin stopped its worker: queued jobs stay queued
           await outbound.client.close();
           await storage.close();
         }
       })();
       return closing;
     };
-    return { app: ready, services, close };
+    return { app: ready, services: built, close };
   } catch (error) {
     // What the plugins started (the instance lease, helper processes) ends with their close hooks.
     await app?.close().catch(() => undefined);
+    await services?.queue.stop().catch(() => undefined);
     await storage.close();
     throw error;
   }

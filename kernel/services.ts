@@ -5,11 +5,12 @@ import type { Logger } from './contracts/logger.js';
 import type { StorageProvider } from './contracts/storage.js';
 import type { AiSlotProviders, OutputTargets } from './capabilities.js';
 import type { Scheduler } from './contracts/scheduler.js';
+import type { JobQueue } from './contracts/queue.js';
 import type { OutboundServices } from './outbound/index.js';
 import type { Registry } from './registry.js';
 
 /**
- * What the kernel hands every plugin (as `app.services`): the six capabilities, each built from the provider the
+ * What the kernel hands every plugin (as `app.services`): the seven capabilities, each built from the provider the
  * configuration chose, through their contracts; and what every plugin shares.
  */
 export interface KernelServices {
@@ -24,6 +25,8 @@ export interface KernelServices {
   browser: BrowserPool;
   /** SCHEDULER: created stopped, with no jobs (the schedules plugin starts it). */
   scheduler: Scheduler;
+  /** QUEUE: where runs wait for a worker (the runs plugin starts its worker; the kernel stops the queue last). */
+  queue: JobQueue;
   /** The provider serving each AI slot (TASKLOOM_AI_SLOTS). */
   ai: AiSlotProviders;
   /** Output targets by provider id, created on first use (a credential names its provider). */

@@ -6,6 +6,7 @@ import type { BrowserPool } from './browser-pool.js';
 import type { Logger } from './logger.js';
 import type { OutboundServices } from './outbound.js';
 import { OUTPUT_CONTRACT_ACCEPTS, OUTPUT_CONTRACT_VERSION, type OutputTarget } from './output.js';
+import { QUEUE_CONTRACT_ACCEPTS, QUEUE_CONTRACT_VERSION, type JobQueue } from './queue.js';
 import { SCHEDULER_CONTRACT_ACCEPTS, SCHEDULER_CONTRACT_VERSION, type Scheduler } from './scheduler.js';
 import { STORAGE_CONTRACT_ACCEPTS, STORAGE_CONTRACT_VERSION, type StorageProvider } from './storage.js';
 
@@ -17,6 +18,7 @@ export interface CapabilityInstances {
   ai: AiProvider;
   output: OutputTarget;
   scheduler: Scheduler;
+  queue: JobQueue;
 }
 
 export type Capability = keyof CapabilityInstances;
@@ -41,6 +43,7 @@ export const CONTRACT_VERSIONS = {
   ai: AI_CONTRACT_VERSION,
   output: OUTPUT_CONTRACT_VERSION,
   scheduler: SCHEDULER_CONTRACT_VERSION,
+  queue: QUEUE_CONTRACT_VERSION,
 } as const satisfies Record<Capability, ContractVersion>;
 
 /** The oldest version of each contract a provider may be built for (same major, an older or equal minor). */
@@ -51,6 +54,7 @@ export const CONTRACT_ACCEPTS = {
   ai: AI_CONTRACT_ACCEPTS,
   output: OUTPUT_CONTRACT_ACCEPTS,
   scheduler: SCHEDULER_CONTRACT_ACCEPTS,
+  queue: QUEUE_CONTRACT_ACCEPTS,
 } as const satisfies Record<Capability, ContractVersion>;
 
 /**
