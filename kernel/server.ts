@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { KernelConfig } from './config.js';
+import { withoutBrowsers } from './api-role.js';
 import { createAiSlots, createOutputTargets } from './capabilities.js';
 import { createLogger } from './logger.js';
 import { createOutboundClient, createOutboundGuard, type OutboundGuardOptions } from './outbound/index.js';
@@ -54,10 +55,11 @@ export async function createService(config: KernelConfig, options: CreateService
   let app: FastifyInstance | undefined;
   let services: KernelServices | undefined;
   try {
+    const browser = await registry.service('browser', config.browserEngine);
     services = {
       config, registry, logger, storage, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
       auth: await registry.service('auth', config.authProvider),
-      browser: await registry.service('browser', config.browserEngine),
+      browser: config.role === 'api' ? withoutBrowsers(browser) : browser,
       scheduler: await registry.service('scheduler', config.scheduler),
       ai: await createAiSlots(registry, config.aiSlots),
       queue: await registry.service('queue', config.queue), // last: nothing after it can fail and leave it open
