@@ -72,7 +72,7 @@ export function createRunWorker(deps: RunWorkerDeps) {
     if (record.status !== 'queued') return; // ended while it waited
     const run = new LiveRun(record.executionId, record.taskId);
     run.log('info', `queued (trigger: ${record.trigger})`);
-    const options: RunOptions = { ...job, trigger: job.trigger ?? record.trigger };
+    const { executionId: _id, ...options } = { ...job, trigger: job.trigger ?? record.trigger } satisfies RunJob;
     const task = await deps.tasks.get(record.taskId);
     manager.register(run);
     if (!task) {

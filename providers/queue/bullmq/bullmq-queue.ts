@@ -17,6 +17,11 @@ interface StoredJob {
   payload: unknown;
 }
 
+/** How long start-up waits for Redis before giving up. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** A Redis outage is logged once per this long, not once per reconnect attempt. */
+const LOG_EVERY_MS = 30_000;
+
 /** A dead worker's job comes back this many times at most, then fails (a job that kills every worker). */
 const GIVE_BACK_LIMIT = 10;
 /** Ended jobs are kept this long (and at most this many) for `state`; cancelled ones leave a marker as long. */
@@ -49,23 +54,45 @@ export function connectionOf(url: string): ConnectionOptions {
  */
 export async function createBullmqQueue(options: BullmqQueueOptions): Promise<JobQueue> {
   const connection = connectionOf(options.url);
+  // Producers fail fast while Redis is away (workers keep waiting for it, as BullMQ requires).
+  const producer = { ...connection, maxRetriesPerRequest: 1, enableOfflineQueue: false };
   const prefix = options.prefix ?? 'taskloom';
   const { logger } = options;
+  let loggedAtMs = 0;
+  const warn = (error: unknown, queue: string, message: string) => {
+    if (Date.now() - loggedAtMs < LOG_EVERY_MS) return;
+    loggedAtMs = Date.now();
+    logger.warn({ err: error, queue }, message);
+  };
   const queues = new Map<string, Queue>();
   const workers = new Set<QueueWorker>();
 
   const queueOf = (name: string): Queue => {
     let queue = queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection, prefix });
-      queue.on('error', (error) => logger.warn({ err: error, queue: name }, 'the Redis queue reported an error'));
+      queue = new Queue(name, { connection: producer, prefix });
+      queue.on('error', (error) => warn(error, name, 'the Redis queue reported an error'));
       queues.set(name, queue);
     }
     return queue;
   };
   const cancelledKey = (name: string, id: string) => `${prefix}:${name}:cancelled:${id}`;
-  // Fails fast on a wrong URL or an unreachable server, as the other providers do.
-  await queueOf('taskloom-probe').waitUntilReady();
+  // Fails on a wrong URL or an unreachable server, as the other providers do.
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      queueOf('taskloom-probe').waitUntilReady(),
+      new Promise((_, reject) => {
+        const { host, port } = connection as { host: string; port: number };
+        timer = setTimeout(() => reject(new Error(`Redis at ${host}:${port} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s: check REDIS_URL`)), CONNECT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    await Promise.all([...queues.values()].map((queue) => queue.close().catch(() => undefined)));
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 
   let stopping: Promise<void> | undefined;
   return {
@@ -99,7 +126,7 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Jo
       }, {
         connection, prefix, concurrency, lockDuration: leaseMs, stalledInterval: leaseMs, maxStalledCount: GIVE_BACK_LIMIT,
       });
-      worker.on('error', (error) => logger.warn({ err: error, queue: name }, 'a Redis queue worker reported an error'));
+      worker.on('error', (error) => warn(error, name, 'a Redis queue worker reported an error'));
       await worker.waitUntilReady();
       let stopped: Promise<void> | undefined;
       const handle: QueueWorker = {

@@ -55,6 +55,7 @@ export function createMemoryQueue(): JobQueue {
   /** The job has ended: its key is free again. */
   function end(l: Lane, job: MemoryJob, state: JobState): void {
     job.state = state;
+    job.payload = undefined; // only `state` is asked of an ended job
     if (job.key !== undefined && l.keys.get(job.key) === job) l.keys.delete(job.key);
   }
 

@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { EnqueueOptions, JobHandler, JobQueue, JobState, WorkerOptions } from '../../../kernel/contracts/queue.js';
-import { checkEnqueue, checkQueueName, workerSettings } from '../shared/queue-names.js';
+import { checkEnqueue, checkQueueName, DEFAULT_LEASE_MS, workerSettings } from '../shared/queue-names.js';
 import { engineId, type StoredJob } from './job-ids.js';
 import { startPgBossWorker, type PgBossWorker } from './pg-boss-worker.js';
 import { listenForJobs, WAKE_CHANNEL } from './wake-up.js';
@@ -33,7 +33,8 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
   const schema = options.schema ?? 'pgboss';
   if (!/^[a-z_][a-z0-9_]{0,49}$/.test(schema)) throw new TypeError(`pg-boss schema "${schema}" must be a lower-case PostgreSQL name`);
   const logger = options.logger;
-  const pool = new pg.Pool({ connectionString: options.url, max: 6, application_name: 'taskloom-queue' });
+  // A database that cannot be reached fails a call within 10 s instead of holding it.
+  const pool = new pg.Pool({ connectionString: options.url, max: 6, application_name: 'taskloom-queue', connectionTimeoutMillis: 10_000 });
   pool.on('error', (error) => logger.warn({ err: error }, 'a queue connection failed'));
   const boss = new PgBoss({
     db: { executeSql: (text, values) => pool.query(text, values) }, schema, schedule: false, supervise: true, migrate: true,
@@ -49,9 +50,16 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
   const workers = new Map<string, Set<PgBossWorker>>();
   const known = new Set<string>();
   const ensureQueue = async (queue: string) => {
-    if (known.has(queue)) return;
-    await boss.createQueue(queue, { name: queue, policy: 'standard', retryLimit: GIVE_BACK_LIMIT, retryDelay: 0 });
-    known.add(queue);
+    for (let attempt = 1; !known.has(queue); attempt += 1) {
+      try {
+        if (!(await boss.getQueue(queue))) await boss.createQueue(queue, { name: queue, policy: 'standard', retryLimit: GIVE_BACK_LIMIT, retryDelay: 0, expireInSeconds: DEFAULT_LEASE_MS / 1000 });
+        known.add(queue);
+      } catch (error) {
+        // Processes creating the same queue at once can deadlock in pg-boss's create_queue: one wins, the others look again.
+        if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
   };
   const wakeLocal = (queue: string) => { for (const worker of workers.get(queue) ?? []) worker.wake(); };
   const announce = async (queue: string) => { await pool.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, queue]); };

@@ -90,7 +90,8 @@ export function startPgBossWorker(deps: PgBossWorkerDeps, settings: { concurrenc
           await handBack(jobs.map((job) => job.id));
           break;
         }
-        void renew(jobs.map((job) => job.id)).catch((error: unknown) => warn(error, 'renewing job leases failed'));
+        // The lease before the work: a worker dying right after the fetch gives the jobs back one lease later.
+        await renew(jobs.map((job) => job.id)).catch((error: unknown) => warn(error, 'renewing job leases failed'));
         for (const job of jobs) run(job);
         if (jobs.length === free) again = true;
       } while (again);

@@ -9,6 +9,7 @@ import { CONTRACT_VERSIONS } from '../../../kernel/contracts/provider.js';
 import { bullmqQueue } from '../../../providers/queue/bullmq/index.js';
 import { connectionOf, createBullmqQueue } from '../../../providers/queue/bullmq/bullmq-queue.js';
 import { queueContract } from '../../contracts/queue.contract.js';
+import { createTcpProxy } from '../../support/tcp-proxy.js';
 import { silentLogger } from './silent-logger.js';
 
 /** The Redis the tests use: TEST_REDIS_URL, or the local one. */
@@ -65,6 +66,28 @@ if (unavailable) {
       const queue = await createBullmqQueue({ url: REDIS_URL, prefix: 'taskloom-test-caps', logger: silentLogger });
       opened.push(queue);
       assert.equal(queue.capabilities.durable, true);
+    });
+
+    it('rejects an enqueue at once while Redis is away, and enqueues again once it is back', async () => {
+      const { hostname, port } = new URL(REDIS_URL);
+      const proxy = createTcpProxy(hostname, Number(port || 6379));
+      await proxy.up();
+      prefixes.push('taskloom-test-outage');
+      const queue = await createBullmqQueue({ url: `redis://127.0.0.1:${proxy.port}`, prefix: 'taskloom-test-outage', logger: silentLogger });
+      opened.push(queue);
+      assert.equal(typeof await queue.enqueue('outage', { n: 1 }), 'string');
+      await proxy.down();
+      const started = Date.now();
+      await assert.rejects(queue.enqueue('outage', { n: 2 }));
+      assert.ok(Date.now() - started < 3_000, `rejected after ${Date.now() - started} ms`);
+      await proxy.up();
+      let back: string | null = null;
+      for (let i = 0; i < 100 && back === null; i += 1) {
+        back = await queue.enqueue('outage', { n: 3 }).catch(() => null);
+        if (back === null) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(typeof back, 'string', 'enqueued again once Redis was back');
+      await proxy.down();
     });
 
     it('reads user, password, database and TLS out of REDIS_URL', () => {

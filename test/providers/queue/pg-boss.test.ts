@@ -8,6 +8,7 @@ import { pgBossQueue } from '../../../providers/queue/pg-boss/index.js';
 import { createPgBossQueue } from '../../../providers/queue/pg-boss/pg-boss-queue.js';
 import { queueContract } from '../../contracts/queue.contract.js';
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from '../../support/postgres-database.js';
+import { createTcpProxy } from '../../support/tcp-proxy.js';
 import { silentLogger } from './silent-logger.js';
 
 const unavailable = await postgresUnavailable();
@@ -53,6 +54,28 @@ if (unavailable) {
       } finally {
         await client.end();
       }
+    });
+
+    it('rejects an enqueue at once while the database is away, and enqueues again once it is back', async () => {
+      const target = new URL(db.url());
+      const proxy = createTcpProxy(target.hostname, Number(target.port || 5432));
+      await proxy.up();
+      const queue = await createPgBossQueue({ url: db.url(proxy.port), logger: silentLogger });
+      opened.push(queue);
+      assert.equal(typeof await queue.enqueue('outage', { n: 1 }), 'string');
+      await proxy.down();
+      const started = Date.now();
+      await assert.rejects(queue.enqueue('outage', { n: 2 }));
+      assert.ok(Date.now() - started < 3_000, `rejected after ${Date.now() - started} ms`);
+      await proxy.up();
+      let back: string | null = null;
+      for (let i = 0; i < 100 && back === null; i += 1) {
+        back = await queue.enqueue('outage', { n: 3 }).catch(() => null);
+        if (back === null) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(typeof back, 'string', 'enqueued again once the database was back');
+      await queue.stop();
+      await proxy.down();
     });
 
     it('starts with a database it cannot reach rejected, naming no password', async () => {
