@@ -51,11 +51,11 @@ async function runs(app: FastifyInstance, options: { prefix?: string }, settings
   app.decorate('runs', service);
   app.decorate('taskRuns', createTaskRuns(service, services.storage.tasks));
   app.decorate('pageCapture', createPageCapture({ services, chooseProxy, logger }));
-  // Before the server stops listening: in-flight `POST .../api` requests still get their (final) answers.
   // Once the whole service is up: from then on this instance takes runs off the queue (not with ROLE=api).
   app.addHook('onReady', async () => {
     if (services.config.role !== 'api') await service.startWorker();
   });
+  // Before the server stops listening: in-flight `POST .../api` requests still get their (final) answers.
   app.addHook('preClose', async () => {
     await service.shutdown(SHUTDOWN_GRACE_MS);
     await service.finals.flush(); // records kept through a storage outage: a last try, and a log line for each lost
