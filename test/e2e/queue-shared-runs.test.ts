@@ -75,15 +75,18 @@ describe('a shared run queue across an API-only instance and two workers', { ski
     assert.ok(chromiumUnder(worker.proc.child.pid!).length + chromiumUnder(full.proc.child.pid!).length > 0, 'Chromium under a worker');
   });
 
-  it('a run waits for no busy instance while another is free', async () => {
-    const [long, quick] = [await createTask('long', 6_000), await createTask('quick', 100)];
+  it('a run waits for no busy instance while another is free', async (t) => {
+    const [long, quick] = [await createTask('long', 10_000), await createTask('quick', 100)];
+    // Both workers' browsers warm first, so the figure is the queue's, not a cold Chromium's.
+    const warm = await Promise.all([startAsync(api, quick), startAsync(api, quick)]);
+    await until('the warm-up runs', async () => Promise.all(warm.map(statusOf)), (s) => s.every((x) => x === 'success'), 60_000);
     const longRun = await startAsync(full, long);
     await until('the long run running', () => statusOf(longRun), (s) => s === 'running', 60_000);
     const started = Date.now();
     const res = await full.call('POST', `/api/tasks/${quick}/api`); // asked of the busy instance
     assert.equal(res.body.status, 'success', res.text);
-    assert.ok(Date.now() - started < 4_000, `answered in ${Date.now() - started} ms, not behind the 6 s run`);
-    assert.equal(await statusOf(longRun), 'running');
+    t.diagnostic(`answered in ${Date.now() - started} ms beside the 10 s run`);
+    assert.equal(await statusOf(longRun), 'running', 'answered while the long run still runs, not behind it');
     assert.ok(worker.ran(res.body.executionId) !== full.ran(res.body.executionId), 'the free one ran it');
     await until('the long run ended', () => statusOf(longRun), (s) => s === 'success', 30_000);
   });
