@@ -13,6 +13,9 @@ import { diskBlobStore } from '../providers/blob/disk/index.js';
 import { postgresBlobStore } from '../providers/blob/postgres/index.js';
 import { s3BlobStore } from '../providers/blob/s3/index.js';
 import { gridfsBlobStore } from '../providers/blob/gridfs/index.js';
+import { bullmqQueue } from '../providers/queue/bullmq/index.js';
+import { memoryQueue } from '../providers/queue/memory/index.js';
+import { pgBossQueue } from '../providers/queue/pg-boss/index.js';
 import { jsonStorage } from '../providers/storage/json/index.js';
 import { mongodbStorage } from '../providers/storage/mongodb/index.js';
 import { postgresStorage } from '../providers/storage/postgres/index.js';
@@ -50,6 +53,7 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
   tablestoreOutput,
   breeScheduler,
   diskBlobStore, postgresBlobStore, gridfsBlobStore, s3BlobStore,
+  memoryQueue, pgBossQueue, bullmqQueue,
 ];
 
 /**

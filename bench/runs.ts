@@ -7,6 +7,8 @@
  * Then whether the service's memory grows with the number of runs: VmRSS of the node process (the browser not
  * included) once idle after 100 runs in all, and again after 1,000 (each the least seen over 15 s of idling, once
  * V8 has returned the garbage of the last runs); the target is within 10 %.
+ * Then the run queue's cost: the wait of a run in the queue with QUEUE=pg-boss and QUEUE=bullmq against QUEUE=memory
+ * (support/runs-queue.ts; target: at most 30 ms added). `BENCH_ONLY=queue` measures only that.
  * Reports each figure against its target; exits 0 unless the bench itself could not run. Kills every child.
  */
 import fs from 'node:fs';
@@ -20,6 +22,7 @@ import { fmt, formatTable, verdict, type Row } from './support/report.js';
 import { machineUsage } from './support/cpu-usage.js';
 import { runBaseline } from './support/runs-baseline.js';
 import { benchTask, EXPECTED_DATA } from './support/runs-task.js';
+import { queueLatencyRows } from './support/runs-queue.js';
 
 const MAIN = 'app/main.ts';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
@@ -103,6 +106,14 @@ async function main(): Promise<void> {
   say(`taskloom run bench: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
   const pages = await startPagesServer();
   let svc: Service | undefined;
+  const queueStep = async () => {
+    say('\n[queue] the same task one after another with QUEUE=memory, pg-boss and bullmq (STORAGE=postgres each)');
+    say(`\n${formatTable(await queueLatencyRows(USE_TSX ? MAIN : buildService(), pages.origin, say))}`);
+  };
+  if (process.env.BENCH_ONLY === 'queue') {
+    await queueStep().finally(() => pages.close());
+    return;
+  }
   try {
     say(`\n[1/4] baseline: bare Playwright, warm browser, fresh context per run (${WARMUPS} warm-up + ${SEQUENTIAL} runs)`);
     const baseline = await runBaseline(pages.origin, WARMUPS, SEQUENTIAL);
@@ -179,6 +190,8 @@ async function main(): Promise<void> {
       },
     ];
     say(`\n${formatTable(rows)}`);
+    await svc.proc.stop();
+    await queueStep();
   } finally {
     if (svc) {
       await svc.proc.stop();

@@ -18,6 +18,10 @@ export interface KernelConfig {
   scheduler: string;
   /** BLOB_STORE: the blob store's id (default `disk`): where captures are kept. */
   blobStore: string;
+  /** QUEUE: the run queue's provider id (default `memory`, in this process). */
+  queue: string;
+  /** ROLE: `api` serves HTTP and starts no browser, `worker` runs queued runs, `all` (default) both. */
+  role: 'api' | 'worker' | 'all';
   allowPrivateNetworks: boolean;
   authDisabled: boolean;
   /** Undefined: generated once and kept by the storage. */
@@ -50,6 +54,7 @@ export interface KernelConfig {
 /** The variable that chooses each capability's provider, as messages name it. */
 export const CHOICE_VARIABLES = {
   storage: 'STORAGE', auth: 'AUTH_PROVIDER', browser: 'BROWSER_ENGINE', scheduler: 'SCHEDULER', blob: 'BLOB_STORE',
+  queue: 'QUEUE',
 } as const;
 
 /** A bad configuration value: the message is one line naming the variable. */
@@ -187,6 +192,8 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     authProvider: providerId(env, 'AUTH_PROVIDER', 'local'),
     scheduler: providerId(env, 'SCHEDULER', 'bree'),
     blobStore: providerId(env, 'BLOB_STORE', 'disk'),
+    queue: providerId(env, 'QUEUE', 'memory'),
+    role: oneOf(env, 'ROLE', ['api', 'worker', 'all'] as const, 'all'),
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),
     sessionSecret,

@@ -115,4 +115,6 @@ export function checkConfig(config: KernelConfig, registry: Registry): void {
   for (const plugin of registry.plugins()) readModuleConfig(plugin, config.variables, { required: true });
 }
 
-const CHOICE_KEYS = { storage: 'storage', auth: 'authProvider', browser: 'browserEngine', scheduler: 'scheduler', blob: 'blobStore' } as const;
+const CHOICE_KEYS = {
+  storage: 'storage', auth: 'authProvider', browser: 'browserEngine', scheduler: 'scheduler', blob: 'blobStore', queue: 'queue',
+} as const;

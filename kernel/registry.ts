@@ -27,6 +27,7 @@ const CHOSEN_BY: Record<Capability, (id: string) => string> = {
   browser: (id) => `when BROWSER_ENGINE=${id}`,
   scheduler: (id) => `when SCHEDULER=${id}`,
   blob: (id) => `when BLOB_STORE=${id}`,
+  queue: (id) => `when QUEUE=${id}`,
   ai: (id) => `when TASKLOOM_AI_SLOTS binds a slot to ${id}`,
   output: (id) => `for credentials of the output provider ${id}`,
 };
@@ -158,7 +159,7 @@ export class Registry {
   *definitions(config: KernelConfig): Generator<{ definition: ProviderDefinition; chosen: boolean; when: string }> {
     const chosen: Partial<Record<Capability, string[]>> = {
       storage: [config.storage], auth: [config.authProvider], browser: [config.browserEngine], scheduler: [config.scheduler],
-      blob: [config.blobStore], ai: Object.values(config.aiSlots),
+      blob: [config.blobStore], queue: [config.queue], ai: Object.values(config.aiSlots),
     };
     for (const [capability, byId] of this.providers) {
       for (const [id, definition] of byId) {

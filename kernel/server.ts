@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { KernelConfig } from './config.js';
+import { withoutBrowsers } from './api-role.js';
 import type { BlobStore } from './contracts/blob.js';
 import { createAiSlots, createOutputTargets } from './capabilities.js';
 import { createLogger } from './logger.js';
@@ -54,18 +55,21 @@ export async function createService(config: KernelConfig, options: CreateService
   registry.configure({ ...context, storage });
   let app: FastifyInstance | undefined;
   let blob: BlobStore | undefined;
+  let services: KernelServices | undefined;
   try {
     blob = await registry.service('blob', config.blobStore);
     const sessionSecret = config.sessionSecret ??
       (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
-    const services: KernelServices = {
+    const browser = await registry.service('browser', config.browserEngine);
+    services = {
       config, registry, logger, storage, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
       sharedKey: (purpose) => crypto.createHmac('sha256', sessionSecret).update(`taskloom shared key: ${purpose}`).digest(),
       auth: await registry.service('auth', config.authProvider),
-      browser: await registry.service('browser', config.browserEngine),
+      browser: config.role === 'api' ? withoutBrowsers(browser) : browser,
       scheduler: await registry.service('scheduler', config.scheduler),
       blob,
       ai: await createAiSlots(registry, config.aiSlots),
+      queue: await registry.service('queue', config.queue), // last: nothing after it can fail and leave it open
       output: createOutputTargets(registry),
     };
 
@@ -103,6 +107,7 @@ export async function createService(config: KernelConfig, options: CreateService
     await app.ready();
 
     const ready = app;
+    const built = services;
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
@@ -110,19 +115,21 @@ export async function createService(config: KernelConfig, options: CreateService
         try {
           await ready.close();
         } finally {
-          await services.browser.close(); // before storage: runs ending now still save their cookies
-          await services.scheduler.stop(); // idempotent: the schedules plugin stopped it as shutdown began
+          await built.browser.close(); // before storage: runs ending now still save their cookies
+          await built.scheduler.stop(); // idempotent: the schedules plugin stopped it as shutdown began
+          await built.queue.stop(); // after the runs plugin stopped its worker: queued jobs stay queued
           await outbound.client.close();
-          await services.blob.close();
+          await built.blob.close();
           await storage.close();
         }
       })();
       return closing;
     };
-    return { app: ready, services, close };
+    return { app: ready, services: built, close };
   } catch (error) {
     // What the plugins started (the instance lease, helper processes) ends with their close hooks.
     await app?.close().catch(() => undefined);
+    await services?.queue.stop().catch(() => undefined);
     await blob?.close().catch(() => undefined);
     await storage.close();
     throw error;

@@ -6,6 +6,7 @@ import type { Logger } from './contracts/logger.js';
 import type { StorageProvider } from './contracts/storage.js';
 import type { AiSlotProviders, OutputTargets } from './capabilities.js';
 import type { Scheduler } from './contracts/scheduler.js';
+import type { JobQueue } from './contracts/queue.js';
 import type { OutboundServices } from './outbound/index.js';
 import type { Registry } from './registry.js';
 
@@ -27,6 +28,8 @@ export interface KernelServices {
   scheduler: Scheduler;
   /** BLOB_STORE: where captures are kept. */
   blob: BlobStore;
+  /** QUEUE: where runs wait for a worker (the runs plugin starts its worker; the kernel stops the queue last). */
+  queue: JobQueue;
   /** The provider serving each AI slot (TASKLOOM_AI_SLOTS). */
   ai: AiSlotProviders;
   /** Output targets by provider id, created on first use (a credential names its provider). */

@@ -11,6 +11,7 @@ export {
   outputContract, upstreamError, type OutputFailure, type OutputFixture, type OutputFixtureFactory, type OutputFixtureOptions,
 } from './output.contract.js';
 export { blobContract, type BlobHarness, type BlobHarnessFactory } from './blob.contract.js';
+export { queueContract, type QueueFixture, type QueueFixtureFactory } from './queue.contract.js';
 export { schedulerContract, type SchedulerFactory, type SchedulerFixture } from './scheduler.contract.js';
 export { createTestProvider, type TestProvider, type TestProviderOptions } from './create-test-provider.js';
 export { createRecordingLogger, silentLogger } from './loggers.js';

@@ -9,6 +9,7 @@ export * from './logger.js';
 export * from './outbound.js';
 export * from './output.js';
 export * from './provider.js';
+export * from './queue.js';
 export * from './records.js';
 export * from './scheduler.js';
 export * from './storage.js';

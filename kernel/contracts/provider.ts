@@ -7,6 +7,7 @@ import type { BrowserPool } from './browser-pool.js';
 import type { Logger } from './logger.js';
 import type { OutboundServices } from './outbound.js';
 import { OUTPUT_CONTRACT_ACCEPTS, OUTPUT_CONTRACT_VERSION, type OutputTarget } from './output.js';
+import { QUEUE_CONTRACT_ACCEPTS, QUEUE_CONTRACT_VERSION, type JobQueue } from './queue.js';
 import { SCHEDULER_CONTRACT_ACCEPTS, SCHEDULER_CONTRACT_VERSION, type Scheduler } from './scheduler.js';
 import { STORAGE_CONTRACT_ACCEPTS, STORAGE_CONTRACT_VERSION, type StorageProvider } from './storage.js';
 
@@ -19,6 +20,7 @@ export interface CapabilityInstances {
   output: OutputTarget;
   scheduler: Scheduler;
   blob: BlobStore;
+  queue: JobQueue;
 }
 
 export type Capability = keyof CapabilityInstances;
@@ -44,6 +46,7 @@ export const CONTRACT_VERSIONS = {
   output: OUTPUT_CONTRACT_VERSION,
   scheduler: SCHEDULER_CONTRACT_VERSION,
   blob: BLOB_CONTRACT_VERSION,
+  queue: QUEUE_CONTRACT_VERSION,
 } as const satisfies Record<Capability, ContractVersion>;
 
 /** The oldest version of each contract a provider may be built for (same major, an older or equal minor). */
@@ -55,6 +58,7 @@ export const CONTRACT_ACCEPTS = {
   output: OUTPUT_CONTRACT_ACCEPTS,
   scheduler: SCHEDULER_CONTRACT_ACCEPTS,
   blob: BLOB_CONTRACT_ACCEPTS,
+  queue: QUEUE_CONTRACT_ACCEPTS,
 } as const satisfies Record<Capability, ContractVersion>;
 
 /**

@@ -18,6 +18,7 @@ async function executions(app: FastifyInstance): Promise<void> {
   const service = createExecutionService(services, app.captures);
   const recovery = createRecovery({
     store: services.storage.executions, instance: app.instance, logger: services.logger.child({ plugin: 'executions' }),
+    sharedQueue: services.queue.capabilities.durable,
   });
   await recovery.atStartup();
   let stopSweeping = () => {};

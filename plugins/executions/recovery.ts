@@ -12,12 +12,18 @@ export interface RecoveryDeps {
   store: ExecutionStore;
   instance: Pick<Instance, 'id' | 'dead' | 'forget'>;
   logger: Logger;
+  /**
+   * The queue is shared (QUEUE=pg-boss, bullmq): a queued run names no instance until one takes it, and waits in
+   * the queue for any instance, so only `running` records that name none are leftovers.
+   */
+  sharedQueue?: boolean;
 }
 
 /**
  * Runs that can never finish become `interrupted`: those of this instance id left by an earlier process, those
  * of instances whose lease has ended, and (at start-up) those that name no instance (written before instances
- * were named). Runs of instances whose lease holds are theirs to finish: several instances share one history.
+ * were named). Runs of instances whose lease holds are theirs to finish: several instances share one history. With a
+ * shared queue, queued runs belong to the queue, not to an instance: they stay queued.
  */
 export function createRecovery(deps: RecoveryDeps) {
   const { store, instance } = deps;
@@ -43,7 +49,9 @@ export function createRecovery(deps: RecoveryDeps) {
     /** Before this process queues anything (see the plugin): every run of this instance id is an earlier process's. */
     async atStartup(): Promise<number> {
       const own = await mark({ instanceId: instance.id });
-      const unnamed = await mark({ instanceId: null });
+      const unnamed = deps.sharedQueue
+        ? await store.markAll(['running'], 'interrupted', new Date().toISOString(), { instanceId: null })
+        : await mark({ instanceId: null });
       const changed = own + unnamed + (await sweep());
       if (changed > 0) log.warn({ interrupted: changed }, 'executions left queued or running by an earlier stop are now interrupted');
       else log.info({ interrupted: 0 }, 'no execution was left queued or running');

@@ -8,7 +8,6 @@ import '../instances/decorators.js';
 import '../metrics/decorators.js';
 import '../settings/decorators.js';
 import { createPageCapture } from './page-capture.js';
-import { createRunManager } from './run-manager.js';
 import { runRoutes } from './routes.js';
 import { createRunService, type RunServiceDeps } from './run-service.js';
 import { createTaskRuns } from './task-runs.js';
@@ -40,19 +39,25 @@ export interface RunsPluginOptions {
 async function runs(app: FastifyInstance, options: { prefix?: string }, settings: RunsPluginOptions): Promise<void> {
   const { services, proxyRotation } = app;
   const logger = services.logger.child({ plugin: 'runs' });
-  const manager = createRunManager(services.config.maxConcurrentRuns, logger);
-  app.metrics.observeRuns(() => manager.counts());
+  if (services.config.role === 'api' && !services.queue.capabilities.durable) {
+    throw new Error(`ROLE=api needs a shared queue (QUEUE=pg-boss or QUEUE=bullmq): with QUEUE=${services.queue.id} no other instance could run its runs`);
+  }
   const chooseProxy = (task: RunnableTask) => proxyRotation.forTask(proxyOptionsOf(task));
   const service = createRunService({
-    services, captures: app.captures, proxyRotation, manager, logger, webhook: settings.webhook, finalRecords: settings.finalRecords,
+    services, captures: app.captures, proxyRotation, logger, webhook: settings.webhook, finalRecords: settings.finalRecords,
     outputs: app.outputs, headfulSession: app.headfulSession, browserSessions: app.browserSessions, instance: app.instance, metrics: app.metrics,
   });
+  app.metrics.observeRuns(() => service.manager.counts());
   app.decorate('runs', service);
   app.decorate('taskRuns', createTaskRuns(service, services.storage.tasks));
   app.decorate('pageCapture', createPageCapture({ services, chooseProxy, logger }));
+  // Once the whole service is up: from then on this instance takes runs off the queue (not with ROLE=api).
+  app.addHook('onReady', async () => {
+    if (services.config.role !== 'api') await service.startWorker();
+  });
   // Before the server stops listening: in-flight `POST .../api` requests still get their (final) answers.
   app.addHook('preClose', async () => {
-    await manager.shutdown(SHUTDOWN_GRACE_MS);
+    await service.shutdown(SHUTDOWN_GRACE_MS);
     await service.finals.flush(); // records kept through a storage outage: a last try, and a log line for each lost
   });
   await app.register(runRoutes, { prefix: options.prefix || PREFIX, service });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
-import type { ExecutionRecord, ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
+import type { QueueWorker } from '../../kernel/contracts/queue.js';
+import type { ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
 import type { ProxyRotation } from '../settings/decorators.js';
 import { Errors } from '../../kernel/errors.js';
 import type { KernelServices } from '../../kernel/services.js';
@@ -10,13 +10,13 @@ import type { Captures } from '../data/decorators.js';
 import type { BrowserSessions, HeadfulSession } from '../headful/decorators.js';
 import type { Instance } from '../instances/decorators.js';
 import type { Metrics } from '../metrics/decorators.js';
-import { browseRun, type BrowseOutcome } from './browse-run.js';
 import { createFinalRecords, type FinalRecordLimits } from './final-records.js';
 import { LiveRun, RunStop, type RunAnswer } from './live-run.js';
-import { pushOutput, type OutputReport } from './output-push.js';
-import type { RunManager } from './run-manager.js';
-import { outputOf, proxyOptionsOf, variablesOf } from './task-options.js';
-import { deliverWebhook, type WebhookOptions } from './webhook.js';
+import { createRunExecution, notStarted } from './run-execution.js';
+import { createFollowers } from './run-followers.js';
+import { createRunManager } from './run-manager.js';
+import { createRunWorker, jobOf, RUN_QUEUE, type LocalStart } from './run-worker.js';
+import type { WebhookOptions } from './webhook.js';
 
 export interface RunOptions {
   trigger: ExecutionTrigger;
@@ -32,7 +32,10 @@ export interface RunOptions {
 
 export interface StartedRun {
   executionId: string;
-  /** Resolves once the record is final (the webhook may still be under way). Never rejects. */
+  /**
+   * Resolves once the record is final (the webhook may still be under way). Rejects only with SHUTTING_DOWN, when
+   * this instance stops while the run waits in a shared queue (another instance runs it).
+   */
   finished: Promise<RunAnswer>;
 }
 
@@ -45,7 +48,6 @@ export interface RunServiceDeps {
   browserSessions: BrowserSessions;
   instance: Instance;
   metrics: Metrics;
-  manager: RunManager;
   logger: Logger;
   /** Per-attempt timeout and retry delays of the webhook (tests shorten them); the defaults otherwise. */
   webhook?: Pick<WebhookOptions, 'timeoutMs' | 'retryDelaysMs'>;
@@ -56,107 +58,85 @@ export interface RunServiceDeps {
 export type RunService = ReturnType<typeof createRunService>;
 
 const newExecutionId = () => `exec_${crypto.randomBytes(12).toString('base64url')}`;
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const SHUTDOWN_STOP = () => new RunStop('cancelled', 'The service is shutting down; the run had not started');
 
+/**
+ * Runs go through `services.queue`: a run request stores the `queued` execution and enqueues its id; a worker with
+ * a free slot (MAX_CONCURRENT_RUNS) runs it. In-process (QUEUE=memory) that worker is this process's; with a shared
+ * queue any instance's, and the answer comes back through the record. A run in an open browser session stays in
+ * this process (the session lives only here).
+ */
 export function createRunService(deps: RunServiceDeps) {
-  const { services, manager, logger } = deps;
+  const { services, logger } = deps;
+  const { queue } = services;
+  let followerCount = () => 0;
+  const manager = createRunManager(logger, () => followerCount());
+  const shared = queue.capabilities.durable;
   const store = services.storage.executions;
   // A record that cannot be written now (storage outage) is kept and written when the store is back.
   const finals = createFinalRecords(store, logger, deps.finalRecords);
-  const save = (executionId: string, change: (record: ExecutionRecord) => ExecutionRecord) => finals.write(executionId, change);
+  const execution = createRunExecution({ ...deps, manager }, finals);
+  const starts = new Map<string, LocalStart>();
+  const followers = createFollowers(store, finals, (executionId) => starts.delete(executionId));
+  followerCount = () => followers.size;
+  const handle = createRunWorker({ executions: store, tasks: services.storage.tasks, instance: deps.instance, execution, manager, starts, logger });
+  let worker: QueueWorker | undefined;
 
-  async function pushIfAsked(run: LiveRun, task: TaskRecord, outcome: BrowseOutcome): Promise<OutputReport | undefined> {
-    const option = outputOf(task);
-    if (!option || outcome.status !== 'success') return undefined;
-    const report = await pushOutput(deps.outputs, option, outcome.result.data);
-    if (report.error === undefined) {
-      run.log('info', `pushed ${report.pushed} rows to the output table`);
-      return report;
-    }
-    run.log(option.onError === 'fail' ? 'error' : 'warn', `pushing rows to the output failed: ${report.error}`);
-    if (option.onError === 'fail') {
-      outcome.status = 'error';
-      outcome.result.error = { message: `Pushing the rows to the output failed: ${report.error}` };
-    }
-    return report;
-  }
+  /** A run this process queued ends before it started (cancelled while queued, or at shutdown). */
+  const endQueued = async (local: LocalStart, stop: RunStop) => {
+    starts.delete(local.run.executionId);
+    await execution.finalize(local.run, local.task, local.options, notStarted(stop));
+  };
 
-  async function finalize(run: LiveRun, task: TaskRecord, options: RunOptions, outcome: BrowseOutcome, startedMs?: number) {
-    const output = await pushIfAsked(run, task, outcome);
-    const durationMs = startedMs === undefined ? 0 : Date.now() - startedMs;
-    deps.metrics.runFinished(outcome.status, startedMs === undefined ? undefined : durationMs / 1000);
-    logger.info({ executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs }, 'run finished');
-    run.log(outcome.status === 'success' ? 'info' : 'warn', `finished: ${outcome.status} in ${durationMs} ms`);
-    const answer: RunAnswer = { executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs, result: outcome.result };
-    const finishedAt = new Date().toISOString();
-    const logs = run.storedLogs();
-    await finals.write(run.executionId, (record) => ({
-      ...record, status: outcome.status, finishedAt, durationMs, result: outcome.result, logs, ...(output ? { output } : {}),
-    }), { answer, logs });
-    manager.unregister(run);
-    run.finish(answer);
-    if (options.webhookUrl) {
-      // After the answer: the caller never waits for a slow receiver.
-      manager.track(deliverWebhook(services.outbound.client, options.webhookUrl, answer, logger, { ...deps.webhook, signal: services.shutdownSignal })
-        .then((webhook) => save(run.executionId, (record) => ({ ...record, webhook }))));
-    }
-  }
-
-  /** Where the run's context comes from: a browser session, the headful session (mode headful) or the pool. */
-  function contextSource(task: TaskRecord, options: RunOptions): BrowserPool['withContext'] {
-    const { headfulSession, browserSessions } = deps;
-    if (options.sessionId !== undefined) {
-      const session = browserSessions.get(options.sessionId);
-      return session.withContext.bind(session);
-    }
-    if (task.mode === 'headful') return headfulSession.withContext.bind(headfulSession);
-    return services.browser.withContext;
-  }
-
-  async function perform(run: LiveRun, task: TaskRecord, options: RunOptions, withContext: BrowserPool['withContext']): Promise<void> {
-    let release: () => void;
-    try {
-      release = await manager.acquire(run.signal);
-    } catch (reason) {
-      const stop = reason instanceof RunStop ? reason : new RunStop('cancelled', 'Cancelled before it started');
-      return finalize(run, task, options, { status: stop.status, result: { data: null, captures: [], error: { message: stop.message } } });
-    }
-    const startedMs = Date.now();
-    let outcome: BrowseOutcome;
-    try {
-      run.setStatus('running');
-      run.log('info', 'started');
-      const startedAt = new Date(startedMs).toISOString();
-      await finals.write(run.executionId, (record) => ({ ...record, status: 'running', startedAt }), undefined, true);
-      outcome = await browseRun({
-        services, captures: deps.captures,
-        chooseProxy: (t, log) => deps.proxyRotation.forTask(proxyOptionsOf(t), { log }),
-      }, { run, task, variables: variablesOf(task, options.variables), stateless: options.statelessExecution === true, withContext });
-    } catch (error) {
-      logger.error({ err: error, executionId: run.executionId }, 'a run failed unexpectedly');
-      outcome = { status: 'error', result: { data: null, captures: [], error: { message: `Internal error: ${messageOf(error)}` } } };
-    } finally {
-      release();
-    }
-    return finalize(run, task, options, outcome, startedMs);
-  }
-
-  /** Stores the record (`queued`) and runs the task when a slot frees up; resolves once it is queued. */
+  /** Stores the record (`queued`) and enqueues it; resolves once it is queued. */
   async function start(task: TaskRecord, options: RunOptions): Promise<StartedRun> {
     if (!manager.accepting) throw Errors.SHUTTING_DOWN();
-    const withContext = contextSource(task, options);
+    const withContext = execution.contextSource(task, options);
     const run = new LiveRun(newExecutionId(), task.id);
+    const pinned = shared && options.sessionId !== undefined;
     const now = new Date().toISOString();
     await store.insert({
       executionId: run.executionId, taskId: task.id, taskName: task.name, status: 'queued', trigger: options.trigger,
       startedAt: now, queuedAt: now, mode: task.mode, durationMs: 0, result: {}, logs: [],
-      instanceId: deps.instance.id, // whose run it is, for recovery and the schedules' overlap check
+      // Whose run it is, for recovery and the schedules' overlap check; in a shared queue, nobody's until taken.
+      ...(shared && !pinned ? {} : { instanceId: deps.instance.id }),
     });
-    manager.register(run);
     run.log('info', `queued (trigger: ${options.trigger})`);
     logger.info({ executionId: run.executionId, taskId: task.id, trigger: options.trigger }, 'run queued');
-    void perform(run, task, options, withContext);
-    return { executionId: run.executionId, finished: run.finished };
+    if (pinned) {
+      manager.register(run);
+      void execution.perform(run, task, options, withContext);
+      return { executionId: run.executionId, finished: run.finished };
+    }
+    const local: LocalStart = { run, task, options, withContext };
+    starts.set(run.executionId, local);
+    if (!shared) manager.register(run);
+    const finished = shared ? followers.follow(run) : run.finished;
+    try {
+      await queue.enqueue(RUN_QUEUE, jobOf(run.executionId, options), { id: run.executionId });
+    } catch (error) {
+      logger.error({ err: error, executionId: run.executionId }, 'the run queue is unreachable: the run cannot start');
+      const message = `The run queue is unreachable: ${error instanceof Error ? error.message : String(error)}`;
+      starts.delete(run.executionId);
+      await execution.finalize(run, task, options, { status: 'error', result: { data: null, captures: [], error: { message } } });
+    }
+    return { executionId: run.executionId, finished };
+  }
+
+  /** Cancels a queued run of a shared queue that no instance has taken; false when one has. */
+  async function cancelShared(executionId: string): Promise<boolean> {
+    if (!shared || !(await queue.cancel(RUN_QUEUE, executionId))) return false;
+    const local = starts.get(executionId);
+    if (local) {
+      await endQueued(local, new RunStop('cancelled', 'Cancelled on request'));
+      return true;
+    }
+    const finishedAt = new Date().toISOString();
+    await store.update(executionId, (record) => (record.status !== 'queued' ? undefined : {
+      ...record, status: 'cancelled', finishedAt, durationMs: 0, result: { data: null, captures: [], error: { message: 'Cancelled on request' } },
+      logs: [...record.logs, { at: finishedAt, level: 'warn', message: 'finished: cancelled in 0 ms' }],
+    }));
+    return true;
   }
 
   return {
@@ -164,9 +144,31 @@ export function createRunService(deps: RunServiceDeps) {
     start,
     finals,
 
-    /** True while a run of the task is queued or running in this process. */
+    /** Starts this instance's worker (not with ROLE=api): from now on it takes runs of the queue. */
+    async startWorker(): Promise<void> {
+      worker = await queue.work(RUN_QUEUE, { concurrency: services.config.maxConcurrentRuns }, handle);
+    },
+
+    /**
+     * Shutdown: takes no more runs; queued ones are cancelled (in-process queue) or stay queued for the other
+     * instances (shared queue); running ones get `graceMs`, then end `interrupted`.
+     */
+    async shutdown(graceMs: number): Promise<void> {
+      const stopping = worker?.stop();
+      await manager.shutdown(graceMs, async (queued) => {
+        followers.stopAll(Errors.SHUTTING_DOWN());
+        for (const run of queued) {
+          const local = starts.get(run.executionId);
+          if (local && (await queue.cancel(RUN_QUEUE, run.executionId).catch(() => false))) await endQueued(local, SHUTDOWN_STOP());
+          else run.controller.abort(SHUTDOWN_STOP());
+        }
+      });
+      await stopping;
+    },
+
+    /** True while a run of the task is queued or running in this process (or queued by it in a shared queue). */
     isRunning(taskId: string): boolean {
-      return manager.some((run) => run.taskId === taskId);
+      return manager.some((run) => run.taskId === taskId) || followers.has(taskId);
     },
 
     /** Refuses (400 INVALID_WEBHOOK_URL) a malformed URL or one the private-network rule forbids. */
@@ -183,6 +185,7 @@ export function createRunService(deps: RunServiceDeps) {
     async cancel(executionId: string): Promise<{ status: 'cancelled' }> {
       const run = manager.get(executionId);
       if (!run) {
+        if (await cancelShared(executionId)) return { status: 'cancelled' };
         const ended = finals.answerOf(executionId); // ended during a storage outage: its record is not written yet
         if (ended) throw Errors.EXECUTION_FINISHED({ id: executionId, status: ended.answer.status });
         const record = await store.get(executionId);
@@ -192,7 +195,9 @@ export function createRunService(deps: RunServiceDeps) {
         }
         throw Errors.EXECUTION_FINISHED({ id: executionId, status: record.status });
       }
-      run.controller.abort(new RunStop('cancelled', 'Cancelled on request'));
+      const local = run.status === 'queued' ? starts.get(executionId) : undefined;
+      if (local && (await queue.cancel(RUN_QUEUE, executionId))) await endQueued(local, new RunStop('cancelled', 'Cancelled on request'));
+      else run.controller.abort(new RunStop('cancelled', 'Cancelled on request'));
       const answer = await run.finished;
       if (answer.status !== 'cancelled') throw Errors.EXECUTION_FINISHED({ id: executionId, status: answer.status });
       return { status: 'cancelled' };

@@ -1,0 +1,93 @@
+import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
+import type { Logger } from '../../kernel/contracts/logger.js';
+import type { QueueJob } from '../../kernel/contracts/queue.js';
+import type { ExecutionRecord, ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
+import type { ExecutionStore, TaskStore } from '../../kernel/contracts/storage.js';
+import type { Instance } from '../instances/decorators.js';
+import { LiveRun } from './live-run.js';
+import type { RunExecution } from './run-execution.js';
+import type { RunManager } from './run-manager.js';
+import type { RunOptions } from './run-service.js';
+
+/** The queue every instance's runs wait in (services.queue). */
+export const RUN_QUEUE = 'runs';
+
+/** What a queued run's job carries: enough for any instance to run it (the task is read when it starts). */
+export interface RunJob {
+  executionId: string;
+  trigger: ExecutionTrigger;
+  variables?: Record<string, unknown>;
+  statelessExecution?: boolean;
+  webhookUrl?: string;
+}
+
+/** A run this process queued: what it was started with (a browser session's context is only here). */
+export interface LocalStart {
+  run: LiveRun;
+  task: TaskRecord;
+  options: RunOptions;
+  withContext: BrowserPool['withContext'];
+}
+
+export interface RunWorkerDeps {
+  executions: ExecutionStore;
+  tasks: TaskStore;
+  instance: Pick<Instance, 'id' | 'live'>;
+  execution: RunExecution;
+  manager: RunManager;
+  /** Runs this process queued, by execution id; the worker takes an entry out when it takes the job. */
+  starts: Map<string, LocalStart>;
+  logger: Logger;
+}
+
+export const jobOf = (executionId: string, options: RunOptions): RunJob => ({
+  executionId, trigger: options.trigger,
+  ...(options.variables === undefined ? {} : { variables: options.variables }),
+  ...(options.statelessExecution === undefined ? {} : { statelessExecution: options.statelessExecution }),
+  ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl }),
+});
+
+/**
+ * The queue's handler: runs the job's run in this process. A run queued here is run as it was started; one queued
+ * by another instance is built from its record and job. A job given back because the worker holding it died finds
+ * its record `running`: it ends `interrupted` (its owner is gone), unless its owner is still alive and running it.
+ */
+export function createRunWorker(deps: RunWorkerDeps) {
+  const { executions, manager, execution, logger } = deps;
+
+  async function abandoned(record: ExecutionRecord): Promise<void> {
+    if (manager.get(record.executionId)) return; // this process runs it: its lease lapsed meanwhile
+    const owner = record.instanceId;
+    if (owner !== undefined && owner !== deps.instance.id && (await deps.instance.live()).has(owner)) return;
+    const finishedAt = new Date().toISOString();
+    const marked = await executions.update(record.executionId, (current) =>
+      current.status === 'running' && current.instanceId === owner ? { ...current, status: 'interrupted', finishedAt } : undefined);
+    if (marked?.status === 'interrupted') logger.warn({ executionId: record.executionId, owner }, 'a run whose instance stopped is now interrupted');
+  }
+
+  async function fromRecord(job: RunJob): Promise<void> {
+    const record = await executions.get(job.executionId);
+    if (!record) return; // removed while it waited
+    if (record.status === 'running') return abandoned(record);
+    if (record.status !== 'queued') return; // ended while it waited
+    const run = new LiveRun(record.executionId, record.taskId);
+    run.log('info', `queued (trigger: ${record.trigger})`);
+    const { executionId: _id, ...options } = { ...job, trigger: job.trigger ?? record.trigger } satisfies RunJob;
+    const task = await deps.tasks.get(record.taskId);
+    manager.register(run);
+    if (!task) {
+      const stub = { id: record.taskId, name: record.taskName } as TaskRecord;
+      await execution.finalize(run, stub, options, { status: 'error', result: { data: null, captures: [], error: { message: 'The task was deleted before the run started' } } });
+      return;
+    }
+    await execution.perform(run, task, options, execution.contextSource(task, options));
+  }
+
+  return async (job: QueueJob<RunJob>): Promise<void> => {
+    const local = deps.starts.get(job.payload.executionId);
+    if (!local) return fromRecord(job.payload);
+    deps.starts.delete(job.payload.executionId);
+    manager.register(local.run);
+    await execution.perform(local.run, local.task, local.options, local.withContext);
+  };
+}
