@@ -9,6 +9,8 @@ import { playwrightBrowser } from '../providers/browser/playwright/index.js';
 import { puppeteerBrowser } from '../providers/browser/puppeteer/index.js';
 import { tablestoreOutput } from '../providers/output/tablestore/index.js';
 import { breeScheduler } from '../providers/scheduler/bree/index.js';
+import { bullmqScheduler } from '../providers/scheduler/bullmq/index.js';
+import { pgBossScheduler } from '../providers/scheduler/pg-boss/index.js';
 import { diskBlobStore } from '../providers/blob/disk/index.js';
 import { postgresBlobStore } from '../providers/blob/postgres/index.js';
 import { s3BlobStore } from '../providers/blob/s3/index.js';
@@ -51,7 +53,7 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
   playwrightBrowser, puppeteerBrowser,
   openAiCompatibleAi, anthropicAi, ollamaAi,
   tablestoreOutput,
-  breeScheduler,
+  breeScheduler, pgBossScheduler, bullmqScheduler,
   diskBlobStore, postgresBlobStore, gridfsBlobStore, s3BlobStore,
   memoryQueue, pgBossQueue, bullmqQueue,
 ];

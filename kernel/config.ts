@@ -14,7 +14,7 @@ export interface KernelConfig {
   storage: string;
   /** AUTH_PROVIDER: the auth provider's id (default `local`). */
   authProvider: string;
-  /** SCHEDULER: the scheduler provider's id (default `bree`). */
+  /** SCHEDULER: the scheduler provider's id (default: follows QUEUE, see `schedulerFor`). */
   scheduler: string;
   /** BLOB_STORE: the blob store's id (default `disk`): where captures are kept. */
   blobStore: string;
@@ -73,6 +73,14 @@ function text(env: Env, name: string): string | undefined {
 }
 
 /** A provider id: what a module registers under; whether one does is checked against the registry. */
+/**
+ * The scheduler that goes with a queue when SCHEDULER is unset: a shared queue's engine carries the fires too
+ * (each fire taken once, handed on after a crash); with any other queue, bree fires in the process.
+ */
+export function schedulerFor(queue: string): string {
+  return queue === 'pg-boss' || queue === 'bullmq' ? queue : 'bree';
+}
+
 function providerId(env: Env, name: string, fallback: string): string {
   const value = text(env, name) ?? fallback;
   if (!/^[a-z0-9][a-z0-9._-]{0,63}$/i.test(value)) throw new ConfigError(name, `is "${value}"; expected a provider id such as ${fallback}`);
@@ -184,15 +192,16 @@ export function loadConfig(env: Env = process.env): KernelConfig {
     throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters long');
   }
   const web = ['http:', 'https:'];
+  const queue = providerId(env, 'QUEUE', 'memory');
   return {
     port: integer(env, 'PORT', 11345, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
     storage: providerId(env, 'STORAGE', 'json'),
     authProvider: providerId(env, 'AUTH_PROVIDER', 'local'),
-    scheduler: providerId(env, 'SCHEDULER', 'bree'),
+    scheduler: providerId(env, 'SCHEDULER', schedulerFor(queue)),
     blobStore: providerId(env, 'BLOB_STORE', 'disk'),
-    queue: providerId(env, 'QUEUE', 'memory'),
+    queue,
     role: oneOf(env, 'ROLE', ['api', 'worker', 'all'] as const, 'all'),
     allowPrivateNetworks: bool(env, 'ALLOW_PRIVATE_NETWORKS', false),
     authDisabled: bool(env, 'AUTH_DISABLED', false),

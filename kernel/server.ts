@@ -5,6 +5,7 @@ import cookie from '@fastify/cookie';
 import type { KernelConfig } from './config.js';
 import { withoutBrowsers } from './api-role.js';
 import type { BlobStore } from './contracts/blob.js';
+import type { JobQueue } from './contracts/queue.js';
 import { createAiSlots, createOutputTargets } from './capabilities.js';
 import { createLogger } from './logger.js';
 import { createOutboundClient, createOutboundGuard, type OutboundGuardOptions } from './outbound/index.js';
@@ -55,21 +56,30 @@ export async function createService(config: KernelConfig, options: CreateService
   registry.configure({ ...context, storage });
   let app: FastifyInstance | undefined;
   let blob: BlobStore | undefined;
+  let queue: JobQueue | undefined;
   let services: KernelServices | undefined;
   try {
     blob = await registry.service('blob', config.blobStore);
     const sessionSecret = config.sessionSecret ??
       (await storage.settings.update<string>('sessionSecret', (current) => current ?? crypto.randomBytes(32).toString('hex')));
     const browser = await registry.service('browser', config.browserEngine);
+    const auth = await registry.service('auth', config.authProvider);
+    const ai = await createAiSlots(registry, config.aiSlots);
+    // The queue before the scheduler, which may hand its fires to it (SCHEDULER=pg-boss, bullmq); nothing after
+    // these two can fail and leave them open.
+    queue = await registry.service('queue', config.queue);
+    registry.configure({ ...context, storage, queue });
+    const scheduler = await registry.service('scheduler', config.scheduler);
+    registry.configure({ ...context, storage });
     services = {
       config, registry, logger, storage, outbound, startedAtMs: Date.now(), shutdownSignal: shutdown.signal,
       sharedKey: (purpose) => crypto.createHmac('sha256', sessionSecret).update(`taskloom shared key: ${purpose}`).digest(),
-      auth: await registry.service('auth', config.authProvider),
+      auth,
       browser: config.role === 'api' ? withoutBrowsers(browser) : browser,
-      scheduler: await registry.service('scheduler', config.scheduler),
+      scheduler,
       blob,
-      ai: await createAiSlots(registry, config.aiSlots),
-      queue: await registry.service('queue', config.queue), // last: nothing after it can fail and leave it open
+      ai,
+      queue,
       output: createOutputTargets(registry),
     };
 
@@ -129,7 +139,7 @@ export async function createService(config: KernelConfig, options: CreateService
   } catch (error) {
     // What the plugins started (the instance lease, helper processes) ends with their close hooks.
     await app?.close().catch(() => undefined);
-    await services?.queue.stop().catch(() => undefined);
+    await queue?.stop().catch(() => undefined);
     await blob?.close().catch(() => undefined);
     await storage.close();
     throw error;

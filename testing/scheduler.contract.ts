@@ -1,12 +1,29 @@
 // The bar every scheduler provider meets: `schedulerContract('my-scheduler', factory)`, the factory building a fresh
 // scheduler (worked example: taskloom's test/providers/scheduler/bree.test.ts). It runs on node:test's mocked clock (setTimeout,
-// setInterval, Date), which a provider must time its fires with: times are exact and months pass in a moment.
+// setInterval, Date), which a provider must time its fires with: times are exact and months pass in a moment. A
+// scheduler with `sharedFires` also meets scheduler-shared.contract.ts (an engine, a peer, a process killed -9).
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { JobTiming, Scheduler, ScheduledJob } from '../kernel/contracts/scheduler.js';
 import { Errors } from '../kernel/errors.js';
+import type { SchedulerChildSpec } from './scheduler-child.js';
+import { sharedFiresCases } from './scheduler-shared.contract.js';
 
-export interface SchedulerFixture { scheduler: Scheduler; close(): Promise<void> }
+export interface SchedulerFixture {
+  scheduler: Scheduler;
+  /** Stops and closes everything the fixture opened (peers included). */
+  close(): Promise<void>;
+  /**
+   * Resolves once what is due on the (mocked) clock has happened: fires handed to an engine have reached their
+   * handlers, and fires whose handlers settled have ended in it. Default: a few immediates, for a scheduler that
+   * calls its handler in the timer itself.
+   */
+  settle?(): Promise<void>;
+  /** sharedFires: another scheduler on the same engine and fires, as another instance of the service has one. */
+  peer?(): Promise<Scheduler>;
+  /** sharedFires: how a child process opens a scheduler sharing these fires, for the kill -9 case. */
+  child?: SchedulerChildSpec;
+}
 export type SchedulerFactory = () => Promise<SchedulerFixture>;
 
 const MINUTE = 60_000;
@@ -19,22 +36,33 @@ const settle = async () => { for (let i = 0; i < 8; i += 1) await new Promise((r
 async function setup(t: TestContext, factory: SchedulerFactory, startIso: string) {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: at(startIso) });
   const fixture = await factory();
-  t.after(() => fixture.close());
+  // Closed on the real clock: an engine's shutdown may wait on timers of its own.
+  t.after(async () => {
+    t.mock.timers.reset();
+    await fixture.close();
+  });
   const fires: Array<{ key: string; planned: number; firedAt: number }> = [];
   const { scheduler } = fixture;
   const start = (onFire?: (job: ScheduledJob) => void) => scheduler.start((job, planned) => {
     fires.push({ key: job.key, planned, firedAt: Date.now() });
     onFire?.(job);
   });
-  /** Moves the clock to `targetMs` in steps (at most the gap between two fires), letting the scheduler react. */
-  const advanceTo = async (targetMs: number, stepMs = MINUTE) => {
+  const settleAll = async () => {
     await settle();
-    while (Date.now() < targetMs) {
-      t.mock.timers.tick(Math.min(targetMs - Date.now(), stepMs));
+    if (fixture.settle) {
+      await fixture.settle();
       await settle();
     }
   };
-  return { scheduler, fires, start, advanceTo };
+  /** Moves the clock to `targetMs` in steps (at most the gap between two fires), letting the scheduler react. */
+  const advanceTo = async (targetMs: number, stepMs = MINUTE) => {
+    await settleAll();
+    while (Date.now() < targetMs) {
+      t.mock.timers.tick(Math.min(targetMs - Date.now(), stepMs));
+      await settleAll();
+    }
+  };
+  return { fixture, scheduler, fires, start, advanceTo };
 }
 
 /** [what it shows, timing, after (UTC), the fire times expected (UTC)] */
@@ -193,5 +221,7 @@ export function schedulerContract(name: string, factory: SchedulerFactory): void
         assert.ok(fires.every((f) => f.firedAt === f.planned));
       });
     });
+
+    sharedFiresCases(name, factory, (t, startIso) => setup(t, factory, startIso));
   });
 }

@@ -103,6 +103,8 @@ export interface ProviderContext<Settings = {}> {
   signal: AbortSignal;
   /** The service's storage, for every capability created after it (storage itself gets none). */
   storage?: StorageProvider;
+  /** The service's queue (QUEUE), for the scheduler, which is created after it (and nothing else gets it). */
+  queue?: JobQueue;
 }
 
 export interface ProviderDefinition<C extends Capability = Capability, S extends ConfigSchema = NoConfig> extends Configurable<S> {

@@ -1,5 +1,5 @@
 /** The scheduler contract's version (`major.minor`, see provider.ts), and the oldest a scheduler may be built for. */
-export const SCHEDULER_CONTRACT_VERSION = '1.0';
+export const SCHEDULER_CONTRACT_VERSION = '1.1';
 export const SCHEDULER_CONTRACT_ACCEPTS = '1.0';
 
 /**
@@ -35,21 +35,33 @@ export type ScheduledJob = JobTiming & {
   key: string;
 };
 
-/** Called once per fire with a copy of the job and the planned fire time (epoch ms, whole minutes). */
-export type FireHandler = (job: ScheduledJob, fireTimeMs: number) => void;
+/**
+ * Called once per fire with a copy of the job and the planned fire time (epoch ms, whole minutes). It may return a
+ * promise: a scheduler with `sharedFires` holds the fire until it settles (1.1); others ignore it.
+ */
+export type FireHandler = (job: ScheduledJob, fireTimeMs: number) => void | Promise<void>;
 
 /** Optional features of a scheduler. */
 export interface SchedulerCapabilities {
   /** Cron timings may carry `timezone`. When false, such a timing is refused with INVALID_SCHEDULE. */
   timezones: boolean;
+  /**
+   * (1.1) Fires are shared through an engine by every scheduler on it (one per instance of the service): each job
+   * and planned time reaches `onFire` in one process only, even though every scheduler plans it. That process
+   * holds the fire until the promise `onFire` returned settles; when it dies first, the fire is handed again to
+   * another process's `onFire` (after a lease of tens of seconds). While one fire of a job is held, the job's later
+   * fires are skipped (the overlap rule), in every process. Absent or false: every scheduler fires its own jobs.
+   */
+  sharedFires?: boolean;
 }
 
 /**
  * The scheduler capability: fires jobs at their times, in this process. Jobs live in memory only: the caller
  * (the schedules plugin) upserts them again after a restart. Fires missed while stopped (or while the process was
- * down) are skipped, never replayed. Every instance of the service fires its own jobs; callers that share storage
+ * down) are skipped, never replayed. Every instance of the service plans its own jobs; callers that share storage
  * make a fire run once by claiming it (`ClaimStore.claim`) under the planned fire time, which is identical on
- * every instance.
+ * every instance (a timing with a `timezone` is: callers pin one rather than rely on each process's zone). A
+ * scheduler with `capabilities.sharedFires` also delivers each fire to one process only, and again after a crash.
  *
  * Every method that takes a timing throws `Errors.INVALID_SCHEDULE({ reason })` (kernel/errors.ts) when it is not
  * usable: a cron that is not five valid fields or never fires again, an unknown time zone, an interval outside
@@ -86,11 +98,15 @@ export interface Scheduler {
 
   /**
    * Plans every job from now on (nothing missed before is replayed) and calls `onFire` at each fire time, never
-   * earlier (by `Date.now()`), at most once per job and planned time. `onFire` must return quickly: long work is
-   * the caller's to run asynchronously; an exception it throws is logged and ignored. Throws when already running.
+   * earlier (by `Date.now()`), at most once per job and planned time. `onFire` must return quickly (long work runs
+   * in the promise it may return, see `sharedFires`); an exception it throws, or a rejection, is logged and
+   * ignored. Throws when already running.
    */
   start(onFire: FireHandler): Promise<void>;
 
-  /** Stops firing (jobs are kept; `start` plans them again). Idempotent. */
+  /**
+   * Stops firing (jobs are kept; `start` plans them again). With `sharedFires`, also stops taking fires and
+   * resolves once the fires this process holds have settled: the caller settles them first. Idempotent.
+   */
   stop(): Promise<void>;
 }

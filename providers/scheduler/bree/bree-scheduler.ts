@@ -3,11 +3,11 @@ import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { FireHandler, JobTiming, ScheduledJob, Scheduler } from '../../../kernel/contracts/scheduler.js';
 import { Errors } from '../../../kernel/errors.js';
 import { FIRE_MESSAGE, SignalWorker } from './signal-worker.js';
-import { compileTiming, nextFireOf, upcomingFires } from './timing.js';
+import { compileTiming, nextFireOf, upcomingFires } from '../shared/timing.js';
 
 /** One job as this scheduler holds it. */
 interface Entry {
-  /** Only the timing is kept, not its compiled pattern (see timing.ts, `recentCrons`). */
+  /** Only the timing is kept, not its compiled pattern (see ../shared/timing.ts, `recentCrons`). */
   job: ScheduledJob;
   /** The bree job currently armed for this key (a fresh name per fire: see `arm`), or null. */
   armedName: string | null;
@@ -120,10 +120,12 @@ export function createBreeScheduler(options: { logger: Logger }): Scheduler {
     const entry = key === undefined ? undefined : entries.get(key);
     if (!entry || entry.armedName !== name || entry.plannedMs === null || !running || fired.has(entry)) return;
     const plannedMs = entry.plannedMs;
+    const failed = (error: unknown) => log.error({ err: error, key: entry.job.key }, 'scheduled fire handler threw');
     try {
-      onFire?.(copyJob(entry.job), plannedMs);
+      // A promise it returns is not held (no sharedFires here); only its rejection is logged.
+      void onFire?.(copyJob(entry.job), plannedMs)?.catch(failed);
     } catch (error) {
-      log.error({ err: error, key: entry.job.key }, 'scheduled fire handler threw');
+      failed(error);
     }
     if (fired.size === 0) setImmediate(rearmFired);
     fired.set(entry, plannedMs);

@@ -30,7 +30,7 @@ const MAX_RECENT = 64;
 
 /**
  * Compiles a timing; the result answers "next fire after t". Croner is the one authority for cron times (bree's
- * own cron engine, later.js, disagrees with it: see README.md in this folder). Throws INVALID_SCHEDULE.
+ * own cron engine, later.js, disagrees with it: see ../bree/README.md). Throws INVALID_SCHEDULE.
  */
 export function compileTiming(timing: JobTiming): NextFire {
   if ('intervalMinutes' in timing) return compileInterval(timing.intervalMinutes);
