@@ -6,6 +6,7 @@ import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
 import { createPreviousRunCheck } from './previous-run.js';
 import { resolveTiming, sameTiming } from './resolve.js';
+import type { Zones } from './zones.js';
 
 /**
  * How long a fire's claim lasts. A fire later than half of it is dropped as missed (below), so every instance
@@ -24,6 +25,7 @@ export interface FireDeps {
   liveInstances: () => Promise<ReadonlySet<string>>;
   taskRuns: TaskRuns;
   shutdownSignal: AbortSignal;
+  zones: Zones;
 }
 
 type RunFields = Pick<Schedule, 'lastRun' | 'lastRunStatus' | 'lastRunDurationMs'>;
@@ -59,7 +61,9 @@ export function createFire(deps: FireDeps) {
     }
     let timing;
     try {
-      timing = resolveTiming(task.schedule).timing;
+      // The pinned zone, or the one the job was planned in (a pin not written yet): never this process's own.
+      const zone = await deps.zones.of(job.key, task.schedule, 'cron' in job ? job.timezone : undefined);
+      timing = resolveTiming(task.schedule, zone).timing;
     } catch {
       await scheduler.remove(job.key);
       return false;
@@ -80,6 +84,9 @@ export function createFire(deps: FireDeps) {
       return;
     }
     if (deps.shutdownSignal.aborted || !(await stillWanted(job))) return;
+    // With bree every instance fires and the claim picks one. With a shared-fires scheduler only one instance gets
+    // the fire, and the claim marks that its run was started: a fire handed on after its holder died runs again
+    // only if that instance died before this point.
     if (!(await storage.claims.claim(claimKey(taskId, fireTimeMs), instanceId, CLAIM_TTL_MS))) {
       log.debug({ taskId, fireTimeMs }, 'scheduled fire claimed by another instance');
       return;
@@ -90,6 +97,7 @@ export function createFire(deps: FireDeps) {
       log.warn({ taskId, fireTime: new Date(fireTimeMs).toISOString() }, 'scheduled fire skipped: the previous run of this task is still running');
       return;
     }
+    log.info({ taskId, fireTime: new Date(fireTimeMs).toISOString(), instanceId }, 'scheduled fire: starting its run');
     try {
       const outcome = await runs.run(taskId, { trigger: 'schedule' });
       await record(taskId, { lastRun: startedAt.toISOString(), lastRunStatus: outcome.status, lastRunDurationMs: outcome.durationMs });

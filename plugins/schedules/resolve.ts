@@ -91,14 +91,15 @@ function checkRanges(schedule: ScheduleTimingFields): void {
 /**
  * What a schedule means, checked field by field; throws INVALID_SCHEDULE with the reason. A non-blank `cron`
  * wins over the frequency fields ("full control"). Missing `hour` or `minute` mean 0. The cron's own syntax is
- * the scheduler's to judge (`Scheduler.upcoming`), except the five-field rule of the API.
+ * the scheduler's to judge (`Scheduler.upcoming`), except the five-field rule of the API. `pinnedZone` is the zone
+ * pinned for a schedule saved without `timezone` (kernel/schedule-zones.ts): its timing is read in that zone.
  */
-export function resolveTiming(schedule: ScheduleTimingFields): ResolvedTiming {
-  const { timezone } = schedule;
+export function resolveTiming(schedule: ScheduleTimingFields, pinnedZone?: string): ResolvedTiming {
   checkRanges(schedule);
-  if (timezone !== undefined && !knownTimezone(timezone)) {
-    throw invalid(`timezone "${timezone}" is not a known IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
+  if (schedule.timezone !== undefined && !knownTimezone(schedule.timezone)) {
+    throw invalid(`timezone "${schedule.timezone}" is not a known IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`);
   }
+  const timezone = schedule.timezone ?? pinnedZone;
   const raw = schedule.cron?.trim();
   if (raw) {
     const fields = raw.split(/\s+/);

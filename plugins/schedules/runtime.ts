@@ -7,6 +7,7 @@ import type { Instance } from '../instances/decorators.js';
 import { createFire } from './fire.js';
 import { createScheduleService } from './service.js';
 import { createSerial, createSync } from './sync.js';
+import { createZones } from './zones.js';
 
 /** How often stored schedules are re-read (writes through the tasks API, other instances). */
 export const SYNC_INTERVAL_MS = 30_000;
@@ -32,11 +33,15 @@ export function createSchedulesRuntime(options: SchedulesRuntimeOptions) {
   const instanceId = instance?.id ?? options.instanceId ?? randomUUID();
   const liveInstances = instance ? () => instance.live() : async () => new Set([instanceId]);
   const serial = createSerial();
-  const service = createScheduleService({ ...options, serial });
-  const fire = createFire({ ...options, instanceId, liveInstances });
-  const sync = createSync(options);
+  const zones = createZones(options);
+  const service = createScheduleService({ ...options, serial, zones });
+  const fire = createFire({ ...options, instanceId, liveInstances, zones });
+  const sync = createSync({ ...options, zones });
   const inflight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
+  // Settles as this instance stops: a shared fire is let go then (its run goes on, or ends with the service).
+  let letGo: () => void = () => {};
+  const stopping = new Promise<void>((resolve) => { letGo = resolve; });
 
   const syncNow = () => serial(sync);
 
@@ -56,6 +61,9 @@ export function createSchedulesRuntime(options: SchedulesRuntimeOptions) {
         const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => fire(job, fireTimeMs));
         inflight.add(done);
         void done.finally(() => inflight.delete(done));
+        // A shared-fires scheduler holds the fire until its run ended: the engine skips the task's next fires
+        // meanwhile (the overlap rule), and hands the fire on if this process dies first. Never rejects.
+        return Promise.race([done, stopping]);
       });
       timer = setInterval(() => {
         syncNow().catch((error: unknown) => logger.error({ err: error }, 'schedule sync failed'));
@@ -68,6 +76,7 @@ export function createSchedulesRuntime(options: SchedulesRuntimeOptions) {
     /** Stops firing: no new fire starts (jobs stay stored). */
     async stop(): Promise<void> {
       clearInterval(timer);
+      letGo();
       await scheduler.stop();
     },
 

@@ -5,6 +5,7 @@ import { Errors } from '../../kernel/errors.js';
 import { describeTiming } from './describe.js';
 import { resolveTiming, type ResolvedTiming, type ScheduleTimingFields } from './resolve.js';
 import type { ScheduleInput } from './schemas.js';
+import { createZones, type Zones } from './zones.js';
 
 const TIMING_KEYS = ['frequency', 'intervalMinutes', 'hour', 'minute', 'daysOfWeek', 'dayOfMonth', 'cron', 'timezone'] as const;
 
@@ -16,9 +17,12 @@ export interface CheckedSchedule extends ResolvedTiming {
   description: string;
 }
 
-/** Resolves and asks the scheduler (the authority on cron syntax) for one fire; throws INVALID_SCHEDULE. */
-export function checkSchedule(scheduler: Scheduler, schedule: ScheduleTimingFields, nowMs = Date.now()): CheckedSchedule {
-  const resolved = resolveTiming(schedule);
+/**
+ * Resolves (in `zone`, for a schedule without `timezone`) and asks the scheduler (the authority on cron syntax)
+ * for one fire; throws INVALID_SCHEDULE.
+ */
+export function checkSchedule(scheduler: Scheduler, schedule: ScheduleTimingFields, nowMs = Date.now(), zone?: string): CheckedSchedule {
+  const resolved = resolveTiming(schedule, zone);
   scheduler.upcoming(resolved.timing, nowMs);
   return { ...resolved, description: describeTiming(resolved, schedule) };
 }
@@ -43,9 +47,10 @@ function toStored(body: ScheduleInput, previous: Schedule | undefined): Schedule
 }
 
 /** Schedule logic without HTTP. The stored schedule is the truth; the scheduler holds the enabled, valid ones. */
-export function createScheduleService(deps: { storage: StorageProvider; scheduler: Scheduler; serial?: Serial }) {
+export function createScheduleService(deps: { storage: StorageProvider; scheduler: Scheduler; serial?: Serial; zones?: Zones }) {
   const { storage, scheduler } = deps;
   const serial: Serial = deps.serial ?? ((section) => section());
+  const zones = deps.zones ?? createZones(deps);
 
   const taskOf = async (taskId: string): Promise<TaskRecord> => {
     const task = await storage.tasks.get(taskId);
@@ -70,14 +75,16 @@ export function createScheduleService(deps: { storage: StorageProvider; schedule
       if (invalid) throw Errors.INVALID_SCHEDULE({ reason: invalid });
       const schedule = toStored(body, task.schedule);
       const checked = checkSchedule(scheduler, schedule);
-      if (schedule.enabled) await scheduler.upsert({ key: taskId, ...checked.timing });
-      else await scheduler.remove(taskId);
       // The run fields are re-read inside the update: a run may have finished since `taskOf`.
       const saved = await storage.tasks.update(taskId, (current) => ({ ...current, schedule: toStored(body, current.schedule) }));
       if (!saved) {
         await scheduler.remove(taskId);
         throw Errors.TASK_NOT_FOUND({ id: taskId });
       }
+      // Saved without a zone: the one in effect here now is pinned for it (kept if pinned before for this timing).
+      const zone = await zones.pin(taskId, saved.schedule!);
+      if (schedule.enabled) await scheduler.upsert({ key: taskId, ...resolveTiming(schedule, zone).timing });
+      else await scheduler.remove(taskId);
       const nextRun = nextRunOf(taskId, saved.schedule!);
       return { schedule: { ...saved.schedule!, nextRun }, description: checked.description, nextRun };
     }),
@@ -109,7 +116,7 @@ export function createScheduleService(deps: { storage: StorageProvider; schedule
       try {
         if (invalid) throw Errors.INVALID_SCHEDULE({ reason: invalid });
         const schedule = toStored(body, undefined);
-        const checked = checkSchedule(scheduler, schedule);
+        const checked = checkSchedule(scheduler, schedule, Date.now(), await zones.ifSavedNow(taskId, schedule));
         const nextRun = schedule.enabled ? scheduler.upcoming(checked.timing, Date.now())[0]! : null;
         return { valid: true, description: checked.description, cron: checked.cron, nextRun };
       } catch (error) {

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Errors } from '../../kernel/errors.js';
+import { pinScheduleZones } from '../../kernel/schedule-zones.js';
 import { createTaskService } from './service.js';
+import type { FullTask } from './task-record.js';
 import {
   ErrorBody, SaveQuery, Success, Task, TaskBody, TaskList, TaskParams, TaskPatchBody, TaskSummary, Touched, VersionParams,
 } from './schemas.js';
@@ -16,6 +18,17 @@ const invalid = { 400: ErrorBody };
 export async function taskRoutes(scope: FastifyInstance): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const tasks = createTaskService(app.services.storage.tasks);
+  const { settings } = app.services.storage;
+  /**
+   * A schedule saved without a time zone gets this instance's zone pinned now, unless one is pinned for the same
+   * timing (kernel/schedule-zones.ts). On failure the schedules' sync pins it within 30 s.
+   */
+  const pinZone = async (task: FullTask): Promise<FullTask> => {
+    if (!task.schedule) return task;
+    await pinScheduleZones(settings, [{ taskId: task.id, schedule: task.schedule }])
+      .catch((error: unknown) => app.log.warn({ err: error, taskId: task.id }, 'the zone of the task\'s schedule could not be pinned yet'));
+    return task;
+  };
 
   app.get('/tasks', {
     config: authenticated,
@@ -42,7 +55,7 @@ export async function taskRoutes(scope: FastifyInstance): Promise<void> {
       body: TaskBody,
       response: { 200: Task, ...invalid },
     },
-  }, async (request) => tasks.save(request.body, { snapshot: request.query.version === true }));
+  }, async (request) => pinZone(await tasks.save(request.body, { snapshot: request.query.version === true })));
 
   app.patch('/tasks/:id', {
     config: oneTask,
@@ -54,7 +67,7 @@ export async function taskRoutes(scope: FastifyInstance): Promise<void> {
       body: TaskPatchBody,
       response: { 200: Task, ...invalid, ...notFound },
     },
-  }, async (request) => tasks.patch(request.params.id, request.body));
+  }, async (request) => pinZone(await tasks.patch(request.params.id, request.body)));
 
   app.delete('/tasks/:id', {
     config: oneTask,
@@ -78,5 +91,5 @@ export async function taskRoutes(scope: FastifyInstance): Promise<void> {
       params: VersionParams,
       response: { 200: Task, ...notFound },
     },
-  }, async (request) => tasks.restore(request.params.id, request.params.versionId));
+  }, async (request) => pinZone(await tasks.restore(request.params.id, request.params.versionId)));
 }
