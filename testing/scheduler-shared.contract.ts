@@ -39,13 +39,19 @@ export function sharedFiresCases(name: string, factory: SchedulerFactory, setup:
       if (reason) return t.skip(reason);
       const peer = await fixture.peer!();
       const seen = recorder();
+      const attempts = new Set<number | undefined>();
+      const handler = (by: string) => {
+        const record = seen.handler(by);
+        return (job: { key: string }, planned: number, delivery?: { attempt: number }) => { attempts.add(delivery?.attempt); record(job, planned); };
+      };
       for (const scheduler of [fixture.scheduler, peer]) {
         await scheduler.upsert({ key: 'five', cron: '*/5 * * * *' });
         await scheduler.upsert({ key: 'seven', intervalMinutes: 7 });
       }
-      await fixture.scheduler.start(seen.handler('first'));
-      await peer.start(seen.handler('peer'));
+      await fixture.scheduler.start(handler('first'));
+      await peer.start(handler('peer'));
       await advanceTo(at('2026-04-01T10:30:00Z'));
+      assert.deepEqual([...attempts], [1], 'each delivered once, as a first delivery');
       const byFire = seen.fires.map((f) => `${f.key} ${iso(f.planned)}`).sort();
       assert.deepEqual(byFire, [...new Set(byFire)], 'no fire reached two handlers');
       assert.equal(seen.fires.filter((f) => f.key === 'five').length, 6);
@@ -89,13 +95,13 @@ export function sharedFiresCases(name: string, factory: SchedulerFactory, setup:
       const child = spawnSchedulerChild(fixture.child!, { key: 'crash', cron: '* * * * *' }, plannedMs);
       t.after(() => child.kill());
       assert.equal(await child.took, `crash ${plannedMs}`, 'the child took the fire');
-      const fires: Array<{ key: string; planned: number }> = [];
+      const fires: Array<{ key: string; planned: number; attempt?: number }> = [];
       // Started after the child took the fire: it only gets it back, it never plans it.
-      await fixture.scheduler.start((job, planned) => { fires.push({ key: job.key, planned }); });
+      await fixture.scheduler.start((job, planned, delivery) => { fires.push({ key: job.key, planned, attempt: delivery?.attempt }); });
       child.kill();
       const killedAt = Date.now();
       while (fires.length === 0 && Date.now() - killedAt < 90_000) await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.deepEqual(fires, [{ key: 'crash', planned: plannedMs }]);
+      assert.deepEqual(fires, [{ key: 'crash', planned: plannedMs, attempt: 2 }], 'handed on, saying so');
       t.diagnostic(`${name}: handed on ${Date.now() - killedAt} ms after the kill`);
       await fixture.scheduler.stop();
     });

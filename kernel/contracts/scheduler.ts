@@ -35,11 +35,18 @@ export type ScheduledJob = JobTiming & {
   key: string;
 };
 
+/** (1.1) How a fire reached this process, from a scheduler with `sharedFires`. */
+export interface FireDelivery {
+  /** 1 the first time; more when the fire was handed on because the process holding it died. */
+  attempt: number;
+}
+
 /**
  * Called once per fire with a copy of the job and the planned fire time (epoch ms, whole minutes). It may return a
- * promise: a scheduler with `sharedFires` holds the fire until it settles (1.1); others ignore it.
+ * promise: a scheduler with `sharedFires` holds the fire until it settles, and passes `delivery` (1.1); others
+ * ignore the promise.
  */
-export type FireHandler = (job: ScheduledJob, fireTimeMs: number) => void | Promise<void>;
+export type FireHandler = (job: ScheduledJob, fireTimeMs: number, delivery?: FireDelivery) => void | Promise<void>;
 
 /** Optional features of a scheduler. */
 export interface SchedulerCapabilities {

@@ -1,18 +1,16 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { Schedule } from '../../kernel/contracts/records.js';
 import type { TaskRuns } from '../runs/decorators.js';
-import type { ScheduledJob, Scheduler } from '../../kernel/contracts/scheduler.js';
+import type { FireDelivery, ScheduledJob, Scheduler } from '../../kernel/contracts/scheduler.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
+import { CLAIM_TTL_MS, createFireGate } from './fire-once.js';
 import { createPreviousRunCheck } from './previous-run.js';
 import { resolveTiming, sameTiming } from './resolve.js';
 import type { Zones } from './zones.js';
 
-/**
- * How long a fire's claim lasts. A fire later than half of it is dropped as missed (below), so every instance
- * that may still claim a fire does so while the first claim holds: a fire runs once across instances.
- */
-export const CLAIM_TTL_MS = 10 * 60_000;
+export { CLAIM_TTL_MS, claimKey } from './fire-once.js';
+/** A fire later than this is dropped as missed: half the claim's life, so claims of one fire never overlap. */
 export const MAX_LATENESS_MS = CLAIM_TTL_MS / 2;
 
 export interface FireDeps {
@@ -30,17 +28,16 @@ export interface FireDeps {
 
 type RunFields = Pick<Schedule, 'lastRun' | 'lastRunStatus' | 'lastRunDurationMs'>;
 
-/** The claim key of one fire: identical on every instance, because the planned time is. */
-export const claimKey = (taskId: string, fireTimeMs: number) => `schedule:${taskId}:${fireTimeMs}`;
-
 /**
- * One scheduled fire: checks the task still wants it, claims it, runs the task through `taskRuns` (trigger
- * `schedule`) and records the outcome on the task's schedule. Never throws: every failure is logged.
+ * One scheduled fire: checks the task still wants it and that it runs here (fire-once.ts: once across
+ * instances), runs the task through `taskRuns` (trigger `schedule`) and records the outcome on the task's
+ * schedule. Never throws: every failure is logged.
  */
 export function createFire(deps: FireDeps) {
   const { storage, scheduler, instanceId } = deps;
   const log = deps.logger;
   const previousRunActive = createPreviousRunCheck({ executions: storage.executions, instanceId, liveInstances: deps.liveInstances });
+  const runsHere = createFireGate({ storage, scheduler, instanceId, logger: log });
 
   const record = async (taskId: string, fields: RunFields) => {
     await storage.tasks.update(taskId, (task) =>
@@ -76,7 +73,7 @@ export function createFire(deps: FireDeps) {
     return true;
   }
 
-  async function run(job: ScheduledJob, fireTimeMs: number): Promise<void> {
+  async function run(job: ScheduledJob, fireTimeMs: number, attempt: number): Promise<void> {
     const taskId = job.key;
     const lateMs = Date.now() - fireTimeMs;
     if (lateMs > MAX_LATENESS_MS) {
@@ -84,13 +81,7 @@ export function createFire(deps: FireDeps) {
       return;
     }
     if (deps.shutdownSignal.aborted || !(await stillWanted(job))) return;
-    // With bree every instance fires and the claim picks one. With a shared-fires scheduler only one instance gets
-    // the fire, and the claim marks that its run was started: a fire handed on after its holder died runs again
-    // only if that instance died before this point.
-    if (!(await storage.claims.claim(claimKey(taskId, fireTimeMs), instanceId, CLAIM_TTL_MS))) {
-      log.debug({ taskId, fireTimeMs }, 'scheduled fire claimed by another instance');
-      return;
-    }
+    if (!(await runsHere(taskId, fireTimeMs, attempt))) return;
     const runs = deps.taskRuns;
     const startedAt = new Date();
     if (await previousRunActive(taskId, runs)) {
@@ -111,9 +102,10 @@ export function createFire(deps: FireDeps) {
     }
   }
 
-  return async (job: ScheduledJob, fireTimeMs: number): Promise<void> => {
+  /** `delivery`: from a shared-fires scheduler (a fire handed on has `attempt` > 1). */
+  return async (job: ScheduledJob, fireTimeMs: number, delivery?: FireDelivery): Promise<void> => {
     try {
-      await run(job, fireTimeMs);
+      await run(job, fireTimeMs, delivery?.attempt ?? 1);
     } catch (error) {
       log.error({ err: error, taskId: job.key }, 'scheduled fire failed');
     }

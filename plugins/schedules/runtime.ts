@@ -56,9 +56,9 @@ export function createSchedulesRuntime(options: SchedulesRuntimeOptions) {
     async start(): Promise<number> {
       const startedAt = performance.now();
       const count = await syncNow();
-      await scheduler.start((job, fireTimeMs) => {
+      await scheduler.start((job, fireTimeMs, delivery) => {
         // Begun on the next immediate: the scheduler delivers every fire due now before storage work starts.
-        const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => fire(job, fireTimeMs));
+        const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => fire(job, fireTimeMs, delivery));
         inflight.add(done);
         void done.finally(() => inflight.delete(done));
         // A shared-fires scheduler holds the fire until its run ended: the engine skips the task's next fires

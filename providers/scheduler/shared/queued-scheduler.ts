@@ -77,7 +77,7 @@ export function createQueuedScheduler(options: QueuedSchedulerOptions): Schedule
       logger.warn({ key: job.key, fireTime: new Date(plannedMs).toISOString(), attempt: fire.attempt }, 'a fire whose holder stopped is handed on');
     }
     try {
-      await handler({ ...job }, plannedMs);
+      await handler({ ...job }, plannedMs, { attempt: fire.attempt });
     } catch (error) {
       logger.error({ err: error, key: job.key }, 'scheduled fire handler threw');
     }
