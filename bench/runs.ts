@@ -53,6 +53,8 @@ async function startTaskloom(origin: string): Promise<Service> {
     PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL, BROWSER_ENGINE: ENGINE,
     MAX_CONCURRENT_RUNS: String(CONCURRENCY), ALLOW_PRIVATE_NETWORKS: 'true',
     ...(process.env.LOW_MEMORY ? { LOW_MEMORY: process.env.LOW_MEMORY } : {}),
+    // `BROWSER_WARM_CONTEXTS=0 npm run bench:runs` measures the service without warm contexts.
+    ...(process.env.BROWSER_WARM_CONTEXTS ? { BROWSER_WARM_CONTEXTS: process.env.BROWSER_WARM_CONTEXTS } : {}),
   };
   const proc = spawnNode(USE_TSX ? MAIN : buildService(), port, env, 15_000);
   await waitHealthy(proc, 20);
@@ -125,7 +127,8 @@ async function main(): Promise<void> {
       + ` machine busy ${baseParallel.busyCores.toFixed(2)} of ${os.cpus().length} cores${baseParallel.failures ? `, ${baseParallel.failures} FAILED` : ''}`);
 
     say(`\n[2/5] taskloom (${USE_TSX ? 'tsx loader' : 'built, as npm start'}, engine ${ENGINE}): POST /api/tasks/{id}/api, one after another,`
-      + ` interleaved with the bare script (${WARMUPS} warm-up + ${SEQUENTIAL} runs each, ${PAUSE_MS} ms after each, MAX_CONCURRENT_RUNS=${CONCURRENCY})`);
+      + ` interleaved with the bare script (${WARMUPS} warm-up + ${SEQUENTIAL} runs each, ${PAUSE_MS} ms after each, MAX_CONCURRENT_RUNS=${CONCURRENCY},`
+      + ` BROWSER_WARM_CONTEXTS=${process.env.BROWSER_WARM_CONTEXTS ?? 'its default'})`);
     svc = await startTaskloom(pages.origin);
     const service = svc;
     await runMany(service, WARMUPS, 1);

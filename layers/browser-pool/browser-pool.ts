@@ -62,6 +62,8 @@ export interface BrowserPoolOptions {
    * less the runs holding contexts (see warm-contexts.ts). Default 0: none. Never with BROWSER_WS_ENDPOINT.
    */
   warmContexts?: number;
+  /** BROWSER_WARM_IDLE_MS: warm contexts are closed after this long without a run starting or ending (default 2000 ms). */
+  warmIdleMs?: number;
 }
 
 export type { BrowserPool, ContextLimits, ContextOutcome, PoolContextOptions } from '../../kernel/contracts/browser-pool.js';
@@ -111,6 +113,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     browser: () => (closing ? undefined : source.up()),
     contextOptions: (end) => budget.contextOptions(end),
     discard: async (handle, context) => { await closeContext(handle, context, false); },
+    idleMs: options.warmIdleMs ?? 2000,
     logger,
   }) : undefined;
 

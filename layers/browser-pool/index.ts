@@ -48,6 +48,7 @@ export const browserPool = defineLayer({
       },
       // One per run slot, as the kernel sizes them (MAX_CONCURRENT_RUNS, default the number of cores).
       warmContexts: config.BROWSER_WARM_CONTEXTS ?? config.MAX_CONCURRENT_RUNS ?? Math.max(1, os.availableParallelism()),
+      warmIdleMs: config.BROWSER_WARM_IDLE_MS,
       logger: logger.child({ component: 'browser' }),
       cookieStore: storage && settingsCookieStore(storage.settings),
       network,

@@ -33,6 +33,8 @@ export const poolSettings = Type.Object({
    * default MAX_CONCURRENT_RUNS; 0: none.
    */
   BROWSER_WARM_CONTEXTS: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 })),
+  /** Warm contexts are closed after this long (ms) without a run starting or ending; the next run's end remakes them. */
+  BROWSER_WARM_IDLE_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 2000 }),
   /** Read here only as the default of BROWSER_WARM_CONTEXTS (the kernel reads and checks it). */
   MAX_CONCURRENT_RUNS: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024 })),
   /**

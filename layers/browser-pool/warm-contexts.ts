@@ -18,6 +18,11 @@ export interface WarmContextsOptions {
   contextOptions(end: (error: Error) => void): Pick<ContextOptions, 'maxResponseBytes' | 'onFailure'>;
   /** Closes a context that no run took, with the pool's kill timer. */
   discard(handle: BrowserHandle, context: ContextHandle): Promise<void>;
+  /**
+   * After this long without a run starting or ending (ms) the warm contexts are closed, so an idle service holds
+   * no more than it did without them; the next run's end makes them again.
+   */
+  idleMs: number;
   logger: Logger;
 }
 
@@ -51,6 +56,7 @@ export class WarmContexts {
   private fit: WarmFit = {};
   private making = false;
   private closed = false;
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: WarmContextsOptions) {}
 
@@ -64,6 +70,7 @@ export class WarmContexts {
    * than a new one); undefined otherwise, and the next ones are made with `fit`.
    */
   async take(handle: BrowserHandle, fit: WarmFit): Promise<TakenContext | undefined> {
+    this.touch();
     this.prune();
     const key = keyOf(fit);
     const matching = this.slots.filter((slot) => slot.handle === handle && slot.key === key);
@@ -97,9 +104,15 @@ export class WarmContexts {
     };
   }
 
-  /** Makes warm contexts, one at a time, until every free slot has one. Called after each run. */
+  /** Makes warm contexts, one at a time, until every free slot has one (unless closed for idleness since). Called after each run. */
   refill(): void {
-    if (this.making || this.closed) return;
+    if (this.closed) return;
+    this.touch();
+    this.fill();
+  }
+
+  private fill(): void {
+    if (this.making || this.closed || !this.idle) return;
     this.prune();
     const handle = this.options.browser();
     const wanted = this.options.slots - this.options.busy();
@@ -116,13 +129,29 @@ export class WarmContexts {
       },
     ).finally(() => {
       this.making = false;
-      if (slot.ready) this.refill();
+      if (slot.ready) this.fill();
     });
   }
 
   /** Closes every warm context (the pool is closing); none is made after. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idle);
+    await this.closeAll();
+  }
+
+  /** Runs come and go: the warm contexts stay until `idleMs` pass without either. */
+  private touch(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      this.idle = undefined;
+      if (this.slots.length) this.options.logger.debug({ warm: this.slots.length }, 'closing the warm browser contexts: no run for a while');
+      void this.closeAll();
+    }, this.options.idleMs);
+    this.idle.unref();
+  }
+
+  private async closeAll(): Promise<void> {
     const slots = this.slots.splice(0);
     await Promise.all(slots.map((slot) => this.dispose(slot)));
   }
@@ -132,7 +161,7 @@ export class WarmContexts {
     // Until a run takes it, a failure (its page crashed) only means it is thrown away.
     const end = (error: Error) => {
       if (slot.owner) slot.owner(error);
-      else if (this.remove(slot)) void this.dispose(slot).then(() => this.refill());
+      else if (this.remove(slot)) void this.dispose(slot).then(() => this.fill());
     };
     slot.made = (async () => {
       const context = await handle.newContext({ ...fit, ...this.options.contextOptions(end) });

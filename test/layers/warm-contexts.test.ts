@@ -65,7 +65,10 @@ for (const [engine, makeDriver] of engines) {
 
     before(async () => {
       pages = await startPagesServer();
-      pool = createBrowserPool({ driver: watching(makeDriver(), watched), config: { browserExecutablePath: found.path }, logger: silentLogger, warmContexts: 2 });
+      pool = createBrowserPool({
+        driver: watching(makeDriver(), watched), config: { browserExecutablePath: found.path }, logger: silentLogger, warmContexts: 2,
+        warmIdleMs: 120_000, // kept through the pauses of a loaded machine; the idle test below shortens it
+      });
     });
     after(async () => {
       await pool?.close();
@@ -129,7 +132,7 @@ for (const [engine, makeDriver] of engines) {
       const own: Watched = { calls: 0, made: [], closed: 0 };
       const budgeted = createBrowserPool({
         driver: watching(makeDriver(), own), config: { browserExecutablePath: found.path, runMemoryLimitMb: 128 },
-        logger: silentLogger, warmContexts: 1,
+        logger: silentLogger, warmContexts: 1, warmIdleMs: 120_000,
       });
       try {
         await budgeted.withContext({}, async (context) => { await (await context.newPage()).goto(`${hungry.origin}/ok`, T); });
@@ -167,6 +170,36 @@ for (const [engine, makeDriver] of engines) {
       const madeBefore = watched.calls;
       const next = await probe({}, '/second.html', 'return document.title');
       assert.deepEqual(next, { status: 'ok', value: { madeBefore, seen: 'Second page' } });
+    });
+
+    it('after a while without runs they are closed (the browser shrinks back), and the next run\'s end makes them again', async () => {
+      const own: Watched = { calls: 0, made: [], closed: 0 };
+      const idle = createBrowserPool({
+        driver: watching(makeDriver(), own), config: { browserExecutablePath: found.path }, logger: silentLogger, warmContexts: 2, warmIdleMs: 800,
+      });
+      try {
+        /** Resolves to how many contexts had been asked of the engine when the run got its own. */
+        const visit = async () => {
+          const outcome = await idle.withContext({}, async (context) => {
+            const calls = own.calls;
+            await (await context.newPage()).goto(url('/second.html'), T);
+            return calls;
+          });
+          assert.equal(outcome.status, 'ok');
+          return outcome.status === 'ok' ? outcome.value : -1;
+        };
+        await visit();
+        await waitFor(() => own.made.length === 3, 10_000, 'two warm contexts made');
+        const pid = idle.browserPid()!;
+        const withWarm = liveGroupMembers(pid).length;
+        await waitFor(() => idle.warmContexts!() === 0 && own.closed === 3, 10_000, 'the warm contexts to be closed');
+        await waitFor(() => liveGroupMembers(pid).length <= withWarm - 2, 10_000, 'their renderer processes to end');
+        const calls = own.calls;
+        assert.equal(await visit(), calls + 1, 'the next run opens its own');
+        await waitFor(() => idle.warmContexts!() === 2, 10_000, 'warm contexts again after it');
+      } finally {
+        await idle.close();
+      }
     });
 
     it('closing the pool closes its warm contexts and leaves no Chromium process', async () => {
