@@ -129,7 +129,10 @@ export interface DedicatedBrowser {
 }
 
 export interface BrowserPool {
-  /** On the warm browser, launched on first use (or connected to BROWSER_WS_ENDPOINT). */
+  /**
+   * On the warm browser, launched on first use (or connected to BROWSER_WS_ENDPOINT: one shared connection, or
+   * one per run with BROWSER_REMOTE_MODE=per-run). The context may be a warm one, made ahead for this run alone.
+   */
   withContext: WithContext;
   /** Contexts opened for runs and not yet closed (or given up with their browser); warm contexts not included. */
   openContexts(): number;
