@@ -1,14 +1,16 @@
 /**
- * `npm run bench:runs`: a six-action task against a local page, measured three ways in one run:
+ * `npm run bench:runs`: a six-action task against a local page, measured in one run:
  *   1. baseline: a bare Playwright script, warm browser, fresh context per run, one run after another (and, as
  *      the machine's own ceiling for parallel runs, the same script 4 at a time);
- *   2. taskloom: `POST /api/tasks/{id}/api` on a spawned service (MAX_CONCURRENT_RUNS=4), one after another;
+ *   2. taskloom: `POST /api/tasks/{id}/api` on a spawned service (MAX_CONCURRENT_RUNS=4), one after another,
+ *      interleaved run for run with the bare script (so both see the same machine load): the median ratio;
  *   3. taskloom: 20 runs at once (throughput against the sequential runs).
  * Then whether the service's memory grows with the number of runs: VmRSS of the node process (the browser not
  * included) once idle after 100 runs in all, and again after 1,000 (each the least seen over 15 s of idling, once
- * V8 has returned the garbage of the last runs); the target is within 10 %.
- * Then the run queue's cost: the wait of a run in the queue with QUEUE=pg-boss and QUEUE=bullmq against QUEUE=memory
- * (support/runs-queue.ts; target: at most 30 ms added). `BENCH_ONLY=queue` measures only that.
+ * V8 has returned the garbage of the last runs); the target is within 10 %. Then context acquisition in the
+ * browser pool (in this process, same engine and Chromium), with warm contexts as the service keeps them and
+ * without. Last, the run queue's cost: the wait of a run in the queue with QUEUE=pg-boss and QUEUE=bullmq against
+ * QUEUE=memory (support/runs-queue.ts; target: at most 30 ms added). `BENCH_ONLY=queue` measures only that.
  * Reports each figure against its target; exits 0 unless the bench itself could not run. Kills every child.
  */
 import fs from 'node:fs';
@@ -20,7 +22,9 @@ import { freePort, makeTempDir, mean, median, removeTempDir, spawnNode, waitHeal
 import { buildService } from './support/runs-service.js';
 import { fmt, formatTable, verdict, type Row } from './support/report.js';
 import { machineUsage } from './support/cpu-usage.js';
-import { runBaseline } from './support/runs-baseline.js';
+import { runBaseline, startBareScript } from './support/runs-baseline.js';
+import { runInterleaved } from './support/runs-interleaved.js';
+import { measureAcquisition } from './support/pool-acquisition.js';
 import { benchTask, EXPECTED_DATA } from './support/runs-task.js';
 import { queueLatencyRows } from './support/runs-queue.js';
 
@@ -33,6 +37,9 @@ const BURST = 20;
 const MEMORY_CHECKPOINT = Number(process.env.BENCH_MEMORY_CHECKPOINT ?? 100);
 const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 1000);
 const SETTLE_MS = 15_000;
+/** After each interleaved run: the service's background work (its next warm context) is done before the other side runs. */
+const PAUSE_MS = 150;
+const ACQUISITIONS = 30;
 /** `BENCH_TSX=1` runs the service through the tsx loader (as `npm run dev`) instead of the build. */
 const USE_TSX = process.env.BENCH_TSX === '1';
 const ENGINE = process.env.BENCH_ENGINE ?? 'playwright';
@@ -48,6 +55,8 @@ async function startTaskloom(origin: string): Promise<Service> {
     PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL, BROWSER_ENGINE: ENGINE,
     MAX_CONCURRENT_RUNS: String(CONCURRENCY), ALLOW_PRIVATE_NETWORKS: 'true',
     ...(process.env.LOW_MEMORY ? { LOW_MEMORY: process.env.LOW_MEMORY } : {}),
+    // `BROWSER_WARM_CONTEXTS=0 npm run bench:runs` measures the service without warm contexts.
+    ...(process.env.BROWSER_WARM_CONTEXTS ? { BROWSER_WARM_CONTEXTS: process.env.BROWSER_WARM_CONTEXTS } : {}),
   };
   const proc = spawnNode(USE_TSX ? MAIN : buildService(), port, env, 15_000);
   await waitHealthy(proc, 20);
@@ -115,7 +124,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    say(`\n[1/4] baseline: bare Playwright, warm browser, fresh context per run (${WARMUPS} warm-up + ${SEQUENTIAL} runs)`);
+    say(`\n[1/5] baseline: bare Playwright, warm browser, fresh context per run (${WARMUPS} warm-up + ${SEQUENTIAL} runs)`);
     const baseline = await runBaseline(pages.origin, WARMUPS, SEQUENTIAL);
     const baseMedian = median(baseline.times);
     say(`  median ${fmt.ms(baseMedian)}, mean ${fmt.ms(mean(baseline.times))}, machine busy ${baseline.busyCores.toFixed(2)} cores`
@@ -127,20 +136,29 @@ async function main(): Promise<void> {
     say(`  ${CONCURRENCY} at a time: ${(baseParallel.times.length / (baseParallel.wallMs / 1000)).toFixed(2)} runs/s, ${baseSpeedup.toFixed(2)}x sequential,`
       + ` machine busy ${baseParallel.busyCores.toFixed(2)} of ${os.cpus().length} cores${baseParallel.failures ? `, ${baseParallel.failures} FAILED` : ''}`);
 
-    say(`\n[2/4] taskloom (${USE_TSX ? 'tsx loader' : 'built, as npm start'}, engine ${ENGINE}): POST /api/tasks/{id}/api, one after another`
-      + ` (${WARMUPS} warm-up + ${SEQUENTIAL} runs, MAX_CONCURRENT_RUNS=${CONCURRENCY})`);
+    say(`\n[2/5] taskloom (${USE_TSX ? 'tsx loader' : 'built, as npm start'}, engine ${ENGINE}): POST /api/tasks/{id}/api, one after another,`
+      + ` interleaved with the bare script (${WARMUPS} warm-up + ${SEQUENTIAL} runs each, ${PAUSE_MS} ms after each, MAX_CONCURRENT_RUNS=${CONCURRENCY},`
+      + ` BROWSER_WARM_CONTEXTS=${process.env.BROWSER_WARM_CONTEXTS ?? 'its default'})`);
     svc = await startTaskloom(pages.origin);
-    await runMany(svc, WARMUPS, 1);
-    const sequentialUsage = machineUsage();
-    const sequential = await runMany(svc, SEQUENTIAL, 1);
-    const sequentialBusy = sequentialUsage.stop();
+    const service = svc;
+    await runMany(service, WARMUPS, 1);
+    const bare = await startBareScript(pages.origin);
+    let both;
+    try {
+      for (let i = 0; i < WARMUPS; i++) await bare.run();
+      both = await runInterleaved({ run: () => runOnce(service) }, bare, SEQUENTIAL, PAUSE_MS);
+    } finally {
+      await bare.close();
+    }
+    const sequential = both.a;
+    const pairedMedian = median(both.b.times);
     const seqMedian = median(sequential.times);
-    const seqThroughput = sequential.times.length / (sequential.wallMs / 1000);
-    say(`  median ${fmt.ms(seqMedian)}, mean ${fmt.ms(mean(sequential.times))}, ${seqThroughput.toFixed(2)} runs/s,`
-      + ` machine busy ${sequentialBusy.toFixed(2)} cores (at most ${(os.cpus().length / sequentialBusy).toFixed(2)}x in parallel)`
-      + `${sequential.failures ? `, ${sequential.failures} FAILED` : ''}`);
+    const seqThroughput = sequential.times.length / (sequential.times.reduce((sum, ms) => sum + ms, 0) / 1000);
+    say(`  taskloom median ${fmt.ms(seqMedian)}, mean ${fmt.ms(mean(sequential.times))}; bare script median ${fmt.ms(pairedMedian)},`
+      + ` mean ${fmt.ms(mean(both.b.times))}: ${fmt.ratio(seqMedian / pairedMedian)}; machine busy ${both.busyCores.toFixed(2)} cores`
+      + `${sequential.failures + both.b.failures ? `, ${sequential.failures + both.b.failures} FAILED` : ''}`);
 
-    say(`\n[3/4] taskloom: ${BURST} runs at once (MAX_CONCURRENT_RUNS=${CONCURRENCY})`);
+    say(`\n[3/5] taskloom: ${BURST} runs at once (MAX_CONCURRENT_RUNS=${CONCURRENCY})`);
     const burstUsage = machineUsage();
     const burst = await runMany(svc, BURST, BURST);
     const burstBusy = burstUsage.stop();
@@ -151,7 +169,7 @@ async function main(): Promise<void> {
 
     const done = WARMUPS + SEQUENTIAL + BURST;
     const pid = svc.proc.child.pid!;
-    say(`\n[4/4] taskloom memory (${process.env.LOW_MEMORY === 'true' ? 'LOW_MEMORY=true' : "V8's defaults"}): runs ${CONCURRENCY} at a time,`
+    say(`\n[4/5] taskloom memory (${process.env.LOW_MEMORY === 'true' ? 'LOW_MEMORY=true' : "V8's defaults"}): runs ${CONCURRENCY} at a time,`
       + ` VmRSS of the service process once idle after ${MEMORY_CHECKPOINT} and after ${MEMORY_RUNS} runs`);
     const early = await runMany(svc, Math.max(0, MEMORY_CHECKPOINT - done), CONCURRENCY);
     const rssEarly = await settledRssMb(pid);
@@ -164,12 +182,28 @@ async function main(): Promise<void> {
     say(`  after ${MEMORY_RUNS} runs: ${rssAtOnce.toFixed(1)} MB 1 s after the last, ${rss.toFixed(1)} MB idle`
       + `${failures ? `, ${failures} FAILED` : ''}`);
 
-    const ratio = seqMedian / baseMedian;
+    await svc.proc.stop();
+    say(`\n[5/5] context acquisition in the browser pool (in this process, engine ${ENGINE}, ${ACQUISITIONS} runs each):`
+      + ` ${CONCURRENCY} warm contexts (as the service keeps them) and none`);
+    const warmAcq = await measureAcquisition(ENGINE, `${pages.origin}/`, CONCURRENCY, ACQUISITIONS + 1, PAUSE_MS);
+    const coldAcq = await measureAcquisition(ENGINE, `${pages.origin}/`, 0, ACQUISITIONS + 1, PAUSE_MS);
+    say(`  warm: context in ${fmt.ms(median(warmAcq.acquire))}, first page in ${fmt.ms(median(warmAcq.firstPage))} (medians);`
+      + ` none: ${fmt.ms(median(coldAcq.acquire))}, ${fmt.ms(median(coldAcq.firstPage))}`);
+
+    const ratio = seqMedian / pairedMedian;
     const speedup = burstThroughput / seqThroughput;
     const rows: Row[] = [
       {
-        metric: 'median run time', value: fmt.ms(seqMedian), target: '<= 1.25x baseline', baseline: fmt.ms(baseMedian),
-        ratio: fmt.ratio(ratio), result: verdict(ratio <= 1.25, baseline.failures + sequential.failures > 0),
+        metric: 'median run time', value: fmt.ms(seqMedian), target: '<= 0.90x bare script', baseline: fmt.ms(pairedMedian),
+        ratio: fmt.ratio(ratio), result: verdict(ratio <= 0.9, both.b.failures + sequential.failures > 0),
+      },
+      {
+        metric: 'context acquisition (pool)', value: fmt.ms(median(warmAcq.acquire)), target: '< 30 ms',
+        baseline: `${fmt.ms(median(coldAcq.acquire))} without warm`, ratio: '-', result: verdict(median(warmAcq.acquire) < 30),
+      },
+      {
+        metric: 'context + first page (pool)', value: fmt.ms(median(warmAcq.firstPage)), target: '(shown)',
+        baseline: `${fmt.ms(median(coldAcq.firstPage))} without warm`, ratio: fmt.ratio(median(warmAcq.firstPage) / median(coldAcq.firstPage)), result: '-',
       },
       {
         metric: `throughput, ${BURST} at once`, value: `${burstThroughput.toFixed(2)} runs/s`, target: '>= 2.5x sequential',

@@ -27,6 +27,25 @@ async function oneRun(browser: Browser, origin: string): Promise<boolean> {
   }
 }
 
+/** The bare script's warm browser, for runs interleaved with the service's (see runs-interleaved.ts). */
+export interface BareScript {
+  /** One run: its wall time, or undefined when it did not produce the expected data. */
+  run(): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+export async function startBareScript(origin: string): Promise<BareScript> {
+  const browser = await chromium.launch({ executablePath: detectChromium({ configuredPath: process.env.BROWSER_EXECUTABLE_PATH, headless: true }), headless: true });
+  return {
+    async run() {
+      const started = performance.now();
+      const ok = await oneRun(browser, origin);
+      return ok ? performance.now() - started : undefined;
+    },
+    close: () => browser.close(),
+  };
+}
+
 /**
  * The baseline: one warm Chromium (the same binary taskloom launches headless), a fresh context per run, the
  * task's work as a bare Playwright script, `parallel` runs at a time (1: one after another). The browser is

@@ -55,7 +55,19 @@ export interface ContextLimits {
  */
 export type ContextOutcome<T> =
   | { status: 'ok'; value: T; videoPath?: string }
-  | { status: 'error' | 'timeout' | 'aborted'; error: Error; videoPath?: string };
+  | { status: 'error' | 'timeout' | 'aborted'; error: Error | RetryableRunError; videoPath?: string };
+
+/**
+ * An `error` outcome's error when no browser could be had for the run for now: `retryable: true` says running
+ * it again later may succeed, e.g. a remote grid turned the session away (`RemoteBrowserBusyError`, code
+ * `REMOTE_BROWSER_BUSY`: HTTP 429/503 on the connection, or no answer in time) or could not be reached. Errors
+ * without the flag, or with `retryable: false` (the endpoint speaks another protocol), are not worth retrying.
+ */
+export interface RetryableRunError extends Error {
+  retryable: boolean;
+  /** `REMOTE_BROWSER_BUSY` for a refused session. */
+  code?: string;
+}
 
 /**
  * Opens a fresh isolated context, runs `fn` and always closes the context: also on error, timeout or abort.
@@ -117,10 +129,18 @@ export interface DedicatedBrowser {
 }
 
 export interface BrowserPool {
-  /** On the warm browser, launched on first use (or connected to BROWSER_WS_ENDPOINT). */
+  /**
+   * On the warm browser, launched on first use (or connected to BROWSER_WS_ENDPOINT: one shared connection, or
+   * one per run with BROWSER_REMOTE_MODE=per-run). The context may be a warm one, made ahead for this run alone.
+   */
   withContext: WithContext;
-  /** Contexts opened and not yet closed (or given up with their browser). */
+  /** Contexts opened for runs and not yet closed (or given up with their browser); warm contexts not included. */
   openContexts(): number;
+  /**
+   * Warm contexts: made ahead (or being made) on the warm browser for the next runs, none taken yet (see
+   * BROWSER_WARM_CONTEXTS). Optional: a pool without them has none.
+   */
+  warmContexts?(): number;
   /** Process id of the warm browser; undefined before the first launch, after a crash, or when remote. */
   browserPid(): number | undefined;
   readonly cookieJar: CookieJar;

@@ -1,5 +1,8 @@
-/** The browser contract's version (`major.minor`, see provider.ts), and the oldest a driver may be built for. */
-export const BROWSER_CONTRACT_VERSION = '1.0';
+/**
+ * The browser contract's version (`major.minor`, see provider.ts), and the oldest a driver may be built for.
+ * 1.1: `ContextHandle.addCookies` (optional); a connection error may carry `busy: true` (see `BrowserDriver.launch`).
+ */
+export const BROWSER_CONTRACT_VERSION = '1.1';
 export const BROWSER_CONTRACT_ACCEPTS = '1.0';
 
 /**
@@ -14,6 +17,9 @@ export interface BrowserDriver {
    * Launches a local browser, or connects when `wsEndpoint` is given. A failed connection is retried with
    * backoff by the kernel, unless the error carries `retryable: false` (trying again cannot help: the
    * endpoint speaks a protocol this engine does not). Errors never quote `wsEndpoint` (it may hold a token).
+   * An error carrying `busy: true` (contract 1.1) says the endpoint turned the connection away for now: it
+   * answered the WebSocket upgrade (or the DevTools `/json/version` request) with HTTP 429 or 503, or did not
+   * answer within `timeoutMs`; a browser grid at capacity does this. `status` then holds the HTTP status, if any.
    */
   launch(options: BrowserLaunchOptions): Promise<BrowserHandle>;
   /**
@@ -117,6 +123,11 @@ export type ContextFailure =
 export interface ContextHandle {
   newPage(): Promise<BrowserPage>;
   cookies(): Promise<BrowserCookie[]>;
+  /**
+   * Adds cookies to the open context, as `ContextOptions.cookies` does at creation; pages navigated after it
+   * send them (contract 1.1, optional: without it a context is only ever given cookies when it is made).
+   */
+  addCookies?(cookies: BrowserCookie[]): Promise<void>;
   /**
    * Closes the context and its pages. Resolves to the recorded video's path when recording.
    * May hang on a wedged renderer: callers race it with a timer and kill the browser.

@@ -72,6 +72,7 @@ export function createBrowserNetwork(options: BrowserNetworkOptions): BrowserNet
     return {
       newPage: () => context.newPage(),
       cookies: () => context.cookies(),
+      addCookies: context.addCookies && ((cookies) => context.addCookies!(cookies)),
       async close() {
         try {
           return await context.close();

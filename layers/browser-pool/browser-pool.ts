@@ -1,4 +1,5 @@
-import type { BrowserCookie, BrowserDriver, BrowserHandle, ContextHandle } from '../../kernel/contracts/browser.js';
+import { performance } from 'node:perf_hooks';
+import type { BrowserCookie, BrowserDriver, BrowserHandle, BrowserLaunchOptions, ContextHandle } from '../../kernel/contracts/browser.js';
 import type { BrowserPool, ContextOutcome, CookieStore, DedicatedBrowserOptions, PoolContextOptions } from '../../kernel/contracts/browser-pool.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { BrowserNetwork } from './browser-network.js';
@@ -7,9 +8,12 @@ import { chooseChromium, type ChromiumTarget } from './choose-chromium.js';
 import { chromiumAtStart } from './chromium-at-start.js';
 import { BrowserDisconnectedError, BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError, RunResourceError } from './pool-errors.js';
 import { launchDedicatedBrowser } from './dedicated-browser.js';
+import type { BrowserSource } from './browser-source.js';
+import { RemoteSessions } from './remote-sessions.js';
 import { createRunBudget, type RunBudgetOptions } from './run-budget.js';
 import { settleWithin } from './settle-within.js';
 import { WarmBrowser } from './warm-browser.js';
+import { WarmContexts, warmFitOf, type TakenContext } from './warm-contexts.js';
 
 export interface BrowserPoolOptions {
   driver: BrowserDriver;
@@ -18,6 +22,11 @@ export interface BrowserPoolOptions {
     browserExecutablePath?: string;
     /** BROWSER_WS_ENDPOINT: connect to this remote browser instead of launching one. */
     browserWsEndpoint?: string;
+    /**
+     * BROWSER_REMOTE_MODE, with BROWSER_WS_ENDPOINT: `shared` (default), one connection every run uses, reconnected
+     * when lost; `per-run`, a connection (one grid session) per run, closed at its end (see remote-sessions.ts).
+     */
+    browserRemoteMode?: 'shared' | 'per-run';
     /** RUN_MEMORY_LIMIT_MB (see run-budget.ts): none when not given. */
     runMemoryLimitMb?: number;
   };
@@ -48,6 +57,13 @@ export interface BrowserPoolOptions {
   network?: BrowserNetwork;
   /** The memory watchdog's timing and process access (tests). */
   watchdog?: RunBudgetOptions['watchdog'];
+  /**
+   * BROWSER_WARM_CONTEXTS: how many contexts (each with a blank page) are kept ready on a launched warm browser,
+   * less the runs holding contexts (see warm-contexts.ts). Default 0: none. Never with BROWSER_WS_ENDPOINT.
+   */
+  warmContexts?: number;
+  /** BROWSER_WARM_IDLE_MS: warm contexts are closed after this long without a run starting or ending (default 2000 ms). */
+  warmIdleMs?: number;
 }
 
 export type { BrowserPool, ContextLimits, ContextOutcome, PoolContextOptions } from '../../kernel/contracts/browser-pool.js';
@@ -68,7 +84,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     searchPath: options.searchPath,
     use: headless ? 'headless' : 'window',
   }, logger);
-  const warm = new WarmBrowser(driver, async () => {
+  const launchOptions = async (): Promise<BrowserLaunchOptions> => {
     const target = await chromium?.();
     return {
       executablePath: target?.executablePath,
@@ -78,18 +94,31 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       args: [...(options.args ?? []), ...budget.launchArgs],
       timeoutMs: options.launchTimeoutMs ?? 30_000,
     };
-  }, logger, killAfterMs, config.browserWsEndpoint ? {
-    endpoint: config.browserWsEndpoint,
-    windowMs: options.reconnectWindowMs ?? 30_000,
-    initialDelayMs: 250,
-    maxDelayMs: 5000,
-  } : undefined);
+  };
+  const source: BrowserSource = config.browserWsEndpoint && config.browserRemoteMode === 'per-run'
+    ? new RemoteSessions(driver, launchOptions, logger, killAfterMs, config.browserWsEndpoint)
+    : new WarmBrowser(driver, launchOptions, logger, killAfterMs, config.browserWsEndpoint ? {
+      endpoint: config.browserWsEndpoint,
+      windowMs: options.reconnectWindowMs ?? 30_000,
+      initialDelayMs: 250,
+      maxDelayMs: 5000,
+    } : undefined);
   const running = new Map<AbortController, Promise<unknown>>();
   let open = 0;
   let closing: Promise<void> | undefined;
+  // A remote browser's contexts are its operator's to count (a grid's sessions): none are made ahead there.
+  const warmSlots = options.warmContexts && !config.browserWsEndpoint ? new WarmContexts({
+    slots: options.warmContexts,
+    busy: () => running.size,
+    browser: () => (closing ? undefined : source.up()),
+    contextOptions: (end) => budget.contextOptions(end),
+    discard: async (handle, context) => { await closeContext(handle, context, false); },
+    idleMs: options.warmIdleMs ?? 2000,
+    logger,
+  }) : undefined;
 
   /** Closes `context`, killing its browser when the close hangs (a wedged renderer). */
-  async function closeContext(handle: BrowserHandle, context: ContextHandle): Promise<{ videoPath?: string }> {
+  async function closeContext(handle: BrowserHandle, context: ContextHandle, counted = true): Promise<{ videoPath?: string }> {
     try {
       const result = await settleWithin(context.close(), killAfterMs, CLOSE_TIMED_OUT, (error: unknown) => {
         if (handle.isConnected()) logger.warn({ err: error }, 'closing a browser context failed');
@@ -97,16 +126,41 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       });
       if (result !== CLOSE_TIMED_OUT) return result;
       logger.warn({ pid: handle.pid }, `a browser context did not close within ${killAfterMs} ms`);
-      warm.kill(handle);
+      source.kill(handle);
       return {};
     } finally {
-      open--;
+      if (counted) open--;
     }
   }
 
-  async function mergeCookies(context: ContextHandle, loaded: BrowserCookie[]): Promise<void> {
+  /** A warm context for the run when one fits (it is then the run's, counted as open), else undefined. */
+  async function takeWarm(handle: BrowserHandle, asked: Omit<PoolContextOptions, 'keepCookies'>, loaded: BrowserCookie[],
+    stopped: Promise<never>, end: (error: Error) => void): Promise<TakenContext | undefined> {
+    const fit = warmSlots && warmFitOf(asked);
+    if (!fit) return undefined;
+    const taking = warmSlots!.take(handle, fit);
+    let taken: TakenContext | undefined;
+    try {
+      taken = await Promise.race([taking, stopped]);
+    } catch (error) {
+      void taking.then((late) => late && closeContext(late.handle, late.context, false), () => undefined);
+      throw error;
+    }
+    if (!taken) return undefined;
+    if (loaded.length && !taken.context.addCookies) {
+      await closeContext(handle, taken.context, false); // an engine that cannot add cookies later (contract 1.0)
+      return undefined;
+    }
+    open++;
+    taken.own(end);
+    return taken;
+  }
+
+  /** Reads the context's cookies and resolves once they are read; `saved` settles once they are merged into the jar. */
+  async function readCookies(context: ContextHandle, loaded: BrowserCookie[]): Promise<{ saved: Promise<void> }> {
     const final = await settleWithin(context.cookies(), COOKIE_READ_MS, undefined, () => undefined);
-    if (final) await cookieJar.merge(loaded, final).catch((error: unknown) => logger.warn({ err: error }, 'saving cookies failed'));
+    const saved = final ? cookieJar.merge(loaded, final).catch((error: unknown) => logger.warn({ err: error }, 'saving cookies failed')) : undefined;
+    return { saved: saved ?? Promise.resolve() };
   }
 
   async function run<T>(
@@ -127,28 +181,43 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     let context: ContextHandle | undefined;
     let loaded: BrowserCookie[] = [];
     let outcome: ContextOutcome<T>;
+    const started = performance.now();
     try {
-      handle = await Promise.race([warm.get(), stopped]);
-      loaded = keepCookies ? await Promise.race([cookieJar.load(), stopped]) : [];
-      // A browser killed a moment ago may still look connected; its first newContext then fails.
-      // Forget it and open the context on a freshly launched one instead (once).
-      const first = handle;
-      const opening = first.newContext({ ...contextOptions, cookies: loaded }).catch(async (error: unknown) => {
-        if (signal.aborted || !browserIsGone(first, error)) throw error;
-        warm.kill(first);
-        handle = await warm.get();
-        return handle.newContext({ ...contextOptions, cookies: loaded });
-      }).then((created) => { open++; return created; });
-      const opened = () => handle!;
+      const getting = source.get();
       try {
-        context = await Promise.race([opening, stopped]);
+        handle = await Promise.race([getting, stopped]);
       } catch (error) {
-        // Opened after the run was given up: close it all the same.
-        void opening.then((late) => closeContext(opened(), late), () => undefined);
+        void getting.then((late) => source.release(late), () => undefined); // a per-run connection made too late
         throw error;
       }
+      loaded = keepCookies ? await Promise.race([cookieJar.load(), stopped]) : [];
+      const taken = await takeWarm(handle, asked, loaded, stopped, (error) => controller.abort(error));
+      if (taken) {
+        context = taken.context;
+        if (loaded.length) await Promise.race([context.addCookies!(loaded), stopped]);
+      } else {
+        // A browser killed a moment ago may still look connected; its first newContext then fails.
+        // Forget it and open the context on a freshly launched one instead (once).
+        const first = handle;
+        const opening = first.newContext({ ...contextOptions, cookies: loaded }).catch(async (error: unknown) => {
+          if (signal.aborted || !browserIsGone(first, error)) throw error;
+          source.kill(first);
+          handle = await source.get();
+          return handle.newContext({ ...contextOptions, cookies: loaded });
+        }).then((created) => { open++; return created; });
+        const openedOn = () => handle!;
+        try {
+          context = await Promise.race([opening, stopped]);
+        } catch (error) {
+          // Opened after the run was given up: close it all the same.
+          void opening.then((late) => closeContext(openedOn(), late), () => undefined);
+          throw error;
+        }
+      }
+      logger.debug({ acquireMs: Math.round(performance.now() - started), warm: taken !== undefined }, 'browser context ready');
+      const opened = () => handle!;
       // The browser (or the connection to a remote one) going away ends the run at once, with the reason.
-      const unwatch = warm.watch(opened(), (error) => controller.abort(error));
+      const unwatch = source.watch(opened(), (error) => controller.abort(error));
       const release = budget.hold(opened());
       try {
         outcome = { status: 'ok', value: await Promise.race([fn(context, signal), stopped]) };
@@ -160,10 +229,13 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       outcome = describe(error, signal);
     }
     if (context && handle) {
-      if (keepCookies && handle.isConnected()) await mergeCookies(context, loaded);
+      // The jar is written while the context closes: both are done before the outcome is.
+      const cookies = keepCookies && handle.isConnected() ? await readCookies(context, loaded) : undefined;
       const { videoPath } = await closeContext(handle, context);
+      await cookies?.saved;
       if (videoPath) outcome.videoPath = videoPath;
     }
+    if (handle) await source.release(handle);
     return outcome;
   }
 
@@ -180,7 +252,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   return {
     cookieJar,
     openContexts: () => open,
-    browserPid: () => warm.pid(),
+    warmContexts: () => warmSlots?.count() ?? 0,
+    browserPid: () => source.pid(),
     launchDedicated,
     async withContext(options, fn, limits = {}) {
       if (closing) return { status: 'aborted', error: new BrowserPoolClosedError() };
@@ -198,6 +271,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         clearTimeout(timer);
         limits.signal?.removeEventListener('abort', onAbort);
         running.delete(controller);
+        warmSlots?.refill(); // in the background: the slot this run frees gets a fresh context
       }
     },
     close() {
@@ -205,7 +279,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         for (const controller of running.keys()) controller.abort(new BrowserPoolClosedError());
         // Each run closes its context within the kill timer, or kills the browser.
         await settleWithin(Promise.allSettled(running.values()), killAfterMs + COOKIE_READ_MS + 1000, undefined, () => undefined);
-        await warm.close();
+        await warmSlots?.close();
+        await source.close();
         budget.close();
       })();
       return closing;

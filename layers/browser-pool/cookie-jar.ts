@@ -16,6 +16,16 @@ function same(a: BrowserCookie, b: BrowserCookie): boolean {
     a.secure === b.secure && a.sameSite === b.sameSite;
 }
 
+/** True when a run ended with exactly the cookies it was given: merging them back changes nothing. */
+export function sameCookies(loaded: BrowserCookie[], final: BrowserCookie[]): boolean {
+  if (loaded.length !== final.length) return false;
+  const before = new Map(loaded.map((c) => [cookieKey(c), c]));
+  return final.every((c) => {
+    const original = before.get(cookieKey(c));
+    return original !== undefined && same(original, c);
+  });
+}
+
 /** The three-way merge behind `CookieJar.merge`, pure for testing. */
 export function mergeCookies(
   current: BrowserCookie[],
@@ -54,7 +64,11 @@ export function createCookieJar(store: CookieStore, now: () => number = Date.now
     async load() {
       return (await store.get()).filter((c) => !isExpired(c, seconds()));
     },
-    merge: (loaded, final) => serial(() => store.update((current) => mergeCookies(current, loaded, final, seconds()))),
+    // A run that changed no cookie writes nothing (its expired cookies are dropped by the next merge that writes).
+    merge: async (loaded, final) => {
+      if (sameCookies(loaded, final)) return;
+      await serial(() => store.update((current) => mergeCookies(current, loaded, final, seconds())));
+    },
     clear: (domain) =>
       serial(async () => {
         let removed = 0;

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineLayer } from '../../kernel/contracts/provider.js';
 import { createBrowserNetwork } from './browser-network.js';
 import { createBrowserPool } from './browser-pool.js';
@@ -19,7 +20,9 @@ export {
 export { createCookieJar, createMemoryCookieStore, type CookieJar, type CookieStore } from './cookie-jar.js';
 export { ChromiumNotFoundError, detectChromium } from './detect-chromium.js';
 export { chooseChromium, type ChooseChromiumOptions, type ChromiumChoice, type ChromiumTarget, type ChromiumUse } from './choose-chromium.js';
-export { BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError } from './pool-errors.js';
+export {
+  BrowserPoolClosedError, ContextAbortedError, ContextTimeoutError, RemoteBrowserBusyError, RemoteBrowserUnavailableError,
+} from './pool-errors.js';
 export { COOKIE_JAR_KEY, settingsCookieStore } from './settings-cookie-store.js';
 export { launchDedicatedBrowser, type DedicatedBrowser, type DedicatedBrowserOptions } from './dedicated-browser.js';
 export { connectCdp, withCdp, type CdpConnection } from './cdp-connection.js';
@@ -40,8 +43,12 @@ export const browserPool = defineLayer({
       config: {
         browserExecutablePath: config.BROWSER_EXECUTABLE_PATH,
         browserWsEndpoint: config.BROWSER_WS_ENDPOINT,
+        browserRemoteMode: config.BROWSER_REMOTE_MODE,
         runMemoryLimitMb: config.RUN_MEMORY_LIMIT_MB,
       },
+      // One per run slot, as the kernel sizes them (MAX_CONCURRENT_RUNS, default the number of cores).
+      warmContexts: config.BROWSER_WARM_CONTEXTS ?? config.MAX_CONCURRENT_RUNS ?? Math.max(1, os.availableParallelism()),
+      warmIdleMs: config.BROWSER_WARM_IDLE_MS,
       logger: logger.child({ component: 'browser' }),
       cookieStore: storage && settingsCookieStore(storage.settings),
       network,

@@ -29,11 +29,29 @@ export class BrowserDisconnectedError extends Error {
   }
 }
 
-/** No connection to BROWSER_WS_ENDPOINT could be made (every retry failed, or retrying cannot help). */
+/**
+ * No connection to BROWSER_WS_ENDPOINT could be made (every retry failed, or retrying cannot help).
+ * `retryable`: whether the run may succeed later (see the contract's RetryableRunError).
+ */
 export class RemoteBrowserUnavailableError extends Error {
-  constructor(message: string, cause?: unknown) {
+  readonly retryable: boolean;
+  constructor(message: string, cause?: unknown, retryable = (cause as { retryable?: unknown })?.retryable !== false) {
     super(message, { cause });
     this.name = 'RemoteBrowserUnavailableError';
+    this.retryable = retryable;
+  }
+}
+
+/**
+ * BROWSER_REMOTE_MODE=per-run: the remote browser (a grid) turned the run's session away for now (HTTP 429 or
+ * 503 on the connection, or no answer in time). Always retryable: the run may be queued again.
+ */
+export class RemoteBrowserBusyError extends Error {
+  readonly retryable = true;
+  readonly code = 'REMOTE_BROWSER_BUSY';
+  constructor(message: string, readonly status?: number, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'RemoteBrowserBusyError';
   }
 }
 

@@ -23,6 +23,21 @@ export const poolSettings = Type.Object({
   /** Connect to this remote browser (Playwright server or DevTools endpoint) instead of launching one. */
   BROWSER_WS_ENDPOINT: Type.Optional(Type.Refine(Type.String(), (value) => !endpointProblem(value), (value) => endpointProblem(value) ?? '')),
   /**
+   * With BROWSER_WS_ENDPOINT: `shared`, one connection every run uses (reconnected when lost); `per-run`, one
+   * connection (one grid session) per run, closed at its end, a refusal (HTTP 429/503, no answer in time)
+   * failing the run as retryable.
+   */
+  BROWSER_REMOTE_MODE: Type.Union([Type.Literal('shared'), Type.Literal('per-run')], { default: 'shared' }),
+  /**
+   * Contexts kept ready (each with a blank page) on the launched browser, one per free run slot at most:
+   * default MAX_CONCURRENT_RUNS; 0: none.
+   */
+  BROWSER_WARM_CONTEXTS: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 })),
+  /** Warm contexts are closed after this long (ms) without a run starting or ending; the next run's end remakes them. */
+  BROWSER_WARM_IDLE_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 2000 }),
+  /** Read here only as the default of BROWSER_WARM_CONTEXTS (the kernel reads and checks it). */
+  MAX_CONCURRENT_RUNS: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024 })),
+  /**
    * What one page may use (its JavaScript heap, and its renderer's private memory, checked by a watchdog), in
    * MB; 0: no limit.
    */

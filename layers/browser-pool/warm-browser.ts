@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserDriver, BrowserHandle, BrowserLaunchOptions } from '../../kernel/contracts/browser.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
+import type { BrowserSource } from './browser-source.js';
 import { redactEndpoint, scrubEndpoint } from './endpoint-redaction.js';
 import { BrowserDisconnectedError, BrowserPoolClosedError, RemoteBrowserUnavailableError } from './pool-errors.js';
 import { settleWithin } from './settle-within.js';
@@ -23,7 +24,7 @@ export interface ReconnectPolicy {
  * disconnects or is killed (the next `get` launches or reconnects), and closed with a kill timer so nothing
  * survives. A remote browser is reconnected with backoff: runs asking meanwhile share the one attempt.
  */
-export class WarmBrowser {
+export class WarmBrowser implements BrowserSource {
   private current: BrowserHandle | undefined;
   private launching: Promise<BrowserHandle> | undefined;
   private closed = false;
@@ -54,6 +55,14 @@ export class WarmBrowser {
 
   pid(): number | undefined {
     return this.current?.pid;
+  }
+
+  /** Nothing to do: the warm browser outlives the run. */
+  async release(): Promise<void> {}
+
+  /** The warm browser when it is up (never launches one). */
+  up(): BrowserHandle | undefined {
+    return this.current?.isConnected() ? this.current : undefined;
   }
 
   /**

@@ -4,6 +4,7 @@ import { chromium, type Browser } from 'playwright';
 import type { BrowserHandle } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
 import { DevToolsPipe } from '../shared/devtools-pipe.js';
+import { refusalOf } from '../shared/remote-refusal.js';
 import { driveLaunchedChromium, type ChromiumLaunchOptions, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPlaywrightContext } from './playwright-context.js';
 
@@ -38,12 +39,17 @@ async function connectRemote(endpoint: string, timeout: number): Promise<{ brows
     } catch (error) {
       // Nobody listening: the DevTools protocol would fail the same way.
       if (isUnreachable(error)) throw new Error(`connecting failed: ${firstLine(error)}`);
+      // A grid turning the session away would turn the second protocol away too: ask it once.
+      const refusal = refusalOf(error, timeout);
+      if (refusal) throw refusal;
       asPlaywright = error; // Perhaps not a Playwright server: try the DevTools protocol below.
     }
   }
   try {
     return { browser: await chromium.connectOverCDP(endpoint, { timeout }), cdp: true };
   } catch (error) {
+    const refusal = refusalOf(error, timeout);
+    if (refusal) throw refusal;
     if (asPlaywright === undefined) throw new Error(`connecting over the DevTools protocol failed: ${firstLine(error)}`);
     throw new Error(`connecting failed, as a Playwright server (${firstLine(asPlaywright)}) and over the DevTools protocol (${firstLine(error)})`);
   }

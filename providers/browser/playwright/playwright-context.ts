@@ -51,6 +51,7 @@ export async function openPlaywrightContext(
         httpOnly: c.httpOnly, secure: c.secure, sameSite: c.sameSite,
       }));
     },
+    addCookies: (cookies) => context.addCookies(cookies.map(toPlaywrightCookie)),
     async close() {
       try {
         const videoPath = await recording.stop();

@@ -22,10 +22,10 @@ const engine = () => import('./puppeteer-browser.js');
 /** The browser engine over Puppeteer. */
 export function createPuppeteerDriver(options: PuppeteerDriverOptions = {}): BrowserDriver {
   const { dataDir, logger } = options;
-  const remoteContexts = new Set<string>();
+  const orphans = new Set<string>();
   return {
     id: 'puppeteer',
-    launch: async (launchOptions) => (await engine()).launchPuppeteer({ ...launchOptions, browserUser: options.browserUser, dataDir, logger }, options.ffmpegPath, remoteContexts),
+    launch: async (launchOptions) => (await engine()).launchPuppeteer({ ...launchOptions, browserUser: options.browserUser, dataDir, logger }, options.ffmpegPath, orphans),
     installedExecutablePath: () => installedPuppeteerChromium(),
     packagedChromium: dataDir && logger ? () => packagedChromium({ dataDir, logger }) : undefined,
   };

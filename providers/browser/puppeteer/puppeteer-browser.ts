@@ -2,24 +2,25 @@ import puppeteer, { type Browser } from 'puppeteer';
 import type { BrowserHandle } from '../../../kernel/contracts/browser.js';
 import { RecordingSet } from '../shared/context-recording.js';
 import { DevToolsPipe } from '../shared/devtools-pipe.js';
+import { refusalOf } from '../shared/remote-refusal.js';
 import { driveLaunchedChromium, type ChromiumLaunchOptions, type LaunchedChromium } from '../shared/launch-chromium.js';
 import { openPuppeteerContext } from './puppeteer-context.js';
 
 /**
  * Launches Chromium and connects Puppeteer to it, or connects to a remote browser's DevTools endpoint.
- * `remoteContexts` holds the ids of contexts made on a remote browser and not closed yet: after a dropped
- * connection they outlive it there (Puppeteer does not ask Chromium to dispose of them), so reconnecting
- * closes them.
+ * `orphans` holds the ids of contexts a dropped connection left open on a remote browser (Puppeteer does not
+ * ask Chromium to dispose of them): the next connection closes them. Contexts of connections still open (one
+ * per run with BROWSER_REMOTE_MODE=per-run) are never touched.
  */
 export async function launchPuppeteer(
   options: ChromiumLaunchOptions,
   ffmpegPath: string | undefined,
-  remoteContexts: Set<string> = new Set(),
+  orphans: Set<string> = new Set(),
 ): Promise<BrowserHandle> {
   if (options.wsEndpoint) {
     const browser = await connectRemote(options.wsEndpoint, options.timeoutMs);
-    await closeOrphans(browser, remoteContexts);
-    return puppeteerHandle(browser, ffmpegPath, undefined, remoteContexts);
+    await closeOrphans(browser, orphans);
+    return puppeteerHandle(browser, ffmpegPath, undefined, orphans);
   }
   return driveLaunchedChromium(options, async (launched) => {
     const browser = await withTimeout(
@@ -46,6 +47,8 @@ async function connectRemote(endpoint: string, timeoutMs: number): Promise<Brows
       'connecting to the remote browser',
     );
   } catch (error) {
+    const refusal = refusalOf(error, timeoutMs);
+    if (refusal) throw refusal;
     if (/^wss?:/.test(endpoint) && !isUnreachable(error) && (await answersAsPlaywrightServer(endpoint))) {
       throw Object.assign(new Error(PLAYWRIGHT_SERVER), { retryable: false });
     }
@@ -78,25 +81,29 @@ async function answersAsPlaywrightServer(endpoint: string): Promise<boolean> {
   }
 }
 
-async function closeOrphans(browser: Browser, remoteContexts: Set<string>): Promise<void> {
-  if (remoteContexts.size === 0) return;
-  const orphans = browser.browserContexts().filter((context) => context.id !== undefined && remoteContexts.has(context.id));
-  await Promise.all(orphans.map((context) => context.close().catch(() => undefined)));
-  remoteContexts.clear();
+async function closeOrphans(browser: Browser, orphans: Set<string>): Promise<void> {
+  if (orphans.size === 0) return;
+  const left = browser.browserContexts().filter((context) => context.id !== undefined && orphans.has(context.id));
+  orphans.clear();
+  await Promise.all(left.map((context) => context.close().catch(() => undefined)));
 }
 
 function puppeteerHandle(
   browser: Browser,
   ffmpegPath: string | undefined,
   launched: LaunchedChromium | undefined,
-  remoteContexts?: Set<string>,
+  orphans?: Set<string>,
 ): BrowserHandle {
   const recordings = new RecordingSet();
   const listeners: Array<() => void> = [];
+  // On a remote browser: this connection's open contexts, left to the next connection to close if it drops.
+  const remoteContexts = orphans && new Set<string>();
   let disconnected = false;
   const onGone = () => {
     if (disconnected) return;
     disconnected = true;
+    for (const id of remoteContexts ?? []) orphans!.add(id);
+    remoteContexts?.clear();
     recordings.stopAll();
     for (const listener of listeners.splice(0)) listener();
   };

@@ -14,7 +14,7 @@ export async function openPuppeteerContext(
   options: ContextOptions,
   recordings: RecordingSet,
   ffmpegPath: string | undefined,
-  /** Ids of open contexts on a remote browser (see launchPuppeteer): added here, removed once closed. */
+  /** Ids of this connection's open contexts on a remote browser (see launchPuppeteer): added here, removed once closed. */
   remoteContexts?: Set<string>,
 ): Promise<ContextHandle> {
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
@@ -64,6 +64,9 @@ export async function openPuppeteerContext(
     },
     async cookies() {
       return (await context.cookies()).map(fromPuppeteerCookie);
+    },
+    async addCookies(cookies) {
+      if (cookies.length) await context.setCookie(...cookies.map(toPuppeteerCookie));
     },
     async close() {
       try {
