@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import type { JobQueue, QueueJob } from '../kernel/contracts/queue.js';
 import { spawnQueueWorker, type QueueChildSpec } from './queue-child.js';
+import { topicCases } from './queue-topic-cases.js';
 
 export interface QueueFixture {
   /**
@@ -43,6 +44,7 @@ export function queueContract(name: string, factory: QueueFixtureFactory): void 
       return fixture;
     };
     after(async () => { await Promise.all(fixtures.map((f) => f.close())); });
+    topicCases(name, setup);
 
     it('delivers every job exactly once across concurrent workers', async () => {
       const fixture = await setup();
