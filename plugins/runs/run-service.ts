@@ -59,6 +59,8 @@ export type RunService = ReturnType<typeof createRunService>;
 
 const newExecutionId = () => `exec_${crypto.randomBytes(12).toString('base64url')}`;
 const SHUTDOWN_STOP = () => new RunStop('cancelled', 'The service is shutting down; the run had not started');
+const LEASE_LOST_STOP = () => new RunStop('interrupted',
+  'The instance running it could not reach its storage for half its lease: stopped, so that no other instance runs it at the same time');
 
 /**
  * Runs go through `services.queue`: a run request stores the `queued` execution and enqueues its id; a worker with
@@ -81,6 +83,10 @@ export function createRunService(deps: RunServiceDeps) {
   followerCount = () => followers.size;
   const handle = createRunWorker({ executions: store, tasks: services.storage.tasks, instance: deps.instance, execution, manager, starts, logger });
   let worker: QueueWorker | undefined;
+  // Before the others may take this instance for dead (and mark its runs interrupted), its runs stop here.
+  deps.instance.onLeaseLost(() => {
+    for (const run of manager.runs()) if (run.status === 'running') run.controller.abort(LEASE_LOST_STOP());
+  });
 
   /** A run this process queued ends before it started (cancelled while queued, or at shutdown). */
   const endQueued = async (local: LocalStart, stop: RunStop) => {
