@@ -6,6 +6,7 @@ import { RunStop, type LiveRun, type RunAnswer } from './live-run.js';
 import { pushOutput, type OutputReport } from './output-push.js';
 import { answerOfRecord, recordEnd, UNFINISHED } from './record-answer.js';
 import { claimRun, fenced, newRunToken } from './run-fence.js';
+import type { RunBroadcast } from './run-broadcast.js';
 import type { RunManager } from './run-manager.js';
 import type { RunOptions, RunServiceDeps } from './run-service.js';
 import { outputOf, proxyOptionsOf, variablesOf } from './task-options.js';
@@ -20,7 +21,7 @@ export const notStarted = (stop: RunStop): BrowseOutcome => ({ status: stop.stat
  * Runs one run in this process once the queue handed it over (`perform`), and ends any run of this process with
  * its final record, answer, output push and webhook (`finalize`).
  */
-export function createRunExecution(deps: RunServiceDeps & { manager: RunManager }, finals: FinalRecords) {
+export function createRunExecution(deps: RunServiceDeps & { manager: RunManager; broadcast: RunBroadcast }, finals: FinalRecords) {
   const { services, manager, logger } = deps;
   const store = services.storage.executions;
 
@@ -100,6 +101,7 @@ export function createRunExecution(deps: RunServiceDeps & { manager: RunManager 
 
   /** Runs the task now (the queue gave it a slot); a run stopped before this point ends with its stop's status. */
   async function perform(run: LiveRun, task: TaskRecord, options: RunOptions, withContext: BrowserPool['withContext']): Promise<RunAnswer> {
+    deps.broadcast.attach(run);
     if (run.signal.aborted) {
       const reason: unknown = run.signal.reason;
       return finalize(run, task, options, notStarted(reason instanceof RunStop ? reason : new RunStop('cancelled', 'Cancelled before it started')));
