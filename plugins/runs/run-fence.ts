@@ -18,13 +18,14 @@ type Change = (record: ExecutionRecord) => ExecutionRecord | undefined;
 export const newRunToken = (): string => crypto.randomBytes(12).toString('base64url');
 
 /**
- * `change` fenced: with `token`, applied only while the record holds it (and, when `final`, is still running);
- * without one (a run that never started: cancelled while queued, stopped at shutdown), only while it is queued.
+ * `change` fenced: applied only while the record holds `token` (without one: a run that never started, cancelled
+ * while queued or stopped at shutdown, whose record no worker claimed). A `final` change also needs the record
+ * unended: `running` under the token, or `queued` without one.
  */
 export function fenced(token: string | undefined, change: Change, final: boolean): Change {
   return (record) => {
-    if (token === undefined) return record.status === 'queued' ? change(record) : undefined;
-    if (record.runToken !== token || (final && record.status !== 'running')) return undefined;
+    if (record.runToken !== token) return undefined;
+    if (final && record.status !== (token === undefined ? 'queued' : 'running')) return undefined;
     return change(record);
   };
 }
