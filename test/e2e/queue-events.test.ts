@@ -1,8 +1,8 @@
 // Run events and cancel through any instance, with a shared queue (pg-boss on PostgreSQL; BullMQ on Redis): an
 // API-only instance B (ROLE=api) and a worker A on one database, so every run runs on A. Through B: the event
 // stream gets each log line as it happens (within 1 s of the line's time), with `id:` fields matching the stored
-// lines, `Last-Event-ID` resumes after a line, and cancel stops a run running on A (409 only once it has ended).
-// Real processes, real Chromium, a fresh database.
+// lines, `Last-Event-ID` resumes after a line, cancel stops a run running on A (409 only once it has ended), and
+// (BLOB_STORE=postgres) B serves the captures the run made on A. Real processes, real Chromium, a fresh database.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromiumOrSkip } from '../../testing/browser.contract.js';
@@ -22,8 +22,8 @@ for (const queue of ['pg-boss', 'bullmq'] as SharedQueue[]) {
     before(async () => {
       pages = await startPagesServer();
       cluster = await createCluster(queue);
-      b = await cluster.spawn('b', { ROLE: 'api' });
-      a = await cluster.spawn('a', { ROLE: 'worker', MAX_CONCURRENT_RUNS: '2' });
+      b = await cluster.spawn('b', { ROLE: 'api', BLOB_STORE: 'postgres' });
+      a = await cluster.spawn('a', { ROLE: 'worker', MAX_CONCURRENT_RUNS: '2', BLOB_STORE: 'postgres' });
     });
     after(async () => {
       await cluster?.close();
@@ -110,6 +110,31 @@ for (const queue of ['pg-boss', 'bullmq'] as SharedQueue[]) {
         assert.deepEqual([again.status, again.body.error], [409, 'EXECUTION_FINISHED'], again.text);
         assert.match(again.body.details, /already finished \(cancelled\)/);
       }
+    });
+
+    it('cancels through B a run just queued, whether A has taken it yet or not', async () => {
+      const taskId = await createTask('taken or not', [20_000]);
+      for (let round = 0; round < 5; round++) {
+        const executionId = await startAsync(b, taskId);
+        const cancel = await b.call('POST', `/api/executions/${executionId}/cancel`);
+        assert.deepEqual([cancel.status, cancel.body], [200, { success: true, status: 'cancelled' }], `round ${round}: ${cancel.text}`);
+        assert.equal((await record(executionId)).status, 'cancelled');
+      }
+    });
+
+    it('serves through B the captures a run made on A', async () => {
+      const res = await b.call('POST', '/api/tasks', { body: { name: 'shot', url: `${pages.origin}/index.html`, mode: 'agent', actions: [{ type: 'screenshot' }] } });
+      assert.equal(res.status, 200, res.text);
+      const run = await b.call('POST', `/api/tasks/${res.body.id}/api`);
+      assert.equal(run.body.status, 'success', run.text);
+      assert.ok(a.ran(run.body.executionId));
+      const [name] = run.body.result.captures as string[];
+      assert.equal(name, `${run.body.executionId}_1.png`);
+      const listed = await b.call('GET', `/api/data/captures?runId=${run.body.executionId}`);
+      assert.deepEqual(listed.body.map((c: { name: string }) => c.name), [name]);
+      const file = await fetch(`${b.proc.baseUrl}/api/data/captures/${name}`, { headers: { 'x-api-key': cluster.apiKey() } });
+      assert.equal(file.status, 200);
+      assert.deepEqual([...new Uint8Array(await file.arrayBuffer()).slice(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG');
     });
   });
 }
