@@ -1,6 +1,6 @@
 /**
  * The queue contract's version (`major.minor`, see provider.ts), and the oldest a queue may be built for. 1.1: the
- * optional `publish` and `subscribe` (messages to every process on the engine).
+ * optional `publish` and `subscribe` (messages to every process on the engine), and `QueueJob.signal`.
  */
 export const QUEUE_CONTRACT_VERSION = '1.1';
 export const QUEUE_CONTRACT_ACCEPTS = '1.0';
@@ -32,6 +32,12 @@ export interface QueueJob<P = unknown> {
   payload: P;
   /** 1 on the first delivery; more when a worker that held it died and the engine gave it back. */
   attempt: number;
+  /**
+   * Optional (1.1): aborted when the worker lost the job's lease: it could not renew it for half of it (the engine
+   * unreachable), or the engine says another may hold it. The engine may give the job to another worker once the
+   * lease lapses, so the handler should stop what it does for the job. Absent where no lease applies (in-process).
+   */
+  signal?: AbortSignal;
 }
 
 /**

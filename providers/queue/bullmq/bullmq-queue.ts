@@ -4,6 +4,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { EnqueueOptions, JobHandler, JobQueue, JobState, QueueWorker, WorkerOptions } from '../../../kernel/contracts/queue.js';
 import { checkEnqueue, checkQueueName, workerSettings } from '../shared/queue-names.js';
+import { createLeaseWatch } from '../shared/lease-watch.js';
 import { createTopicListeners, encodeMessage } from '../shared/topic-messages.js';
 
 export interface BullmqQueueOptions {
@@ -137,26 +138,34 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Jo
 
     async work<P>(name: string, workerOptions: WorkerOptions, handler: JobHandler<P>) {
       const { concurrency, leaseMs } = workerSettings(name, workerOptions);
-      let held = 0;
+      const leases = createLeaseWatch(leaseMs, (jobId, why) => logger.warn({ queue: name, jobId }, `a held job's lease is lost (${why}): its handler is told to stop`));
       const worker = new Worker<StoredJob>(name, async (job: Job<StoredJob>) => {
-        held++;
+        const signal = leases.hold(job.id!);
         try {
-          await handler({ id: job.data.id, queue: name, payload: job.data.payload as P, attempt: Math.max(1, job.attemptsStarted) });
+          await handler({ id: job.data.id, queue: name, payload: job.data.payload as P, attempt: Math.max(1, job.attemptsStarted), signal });
         } finally {
-          held--;
+          leases.release(job.id!);
         }
       }, {
         connection, prefix, concurrency, lockDuration: leaseMs, stalledInterval: leaseMs, maxStalledCount: GIVE_BACK_LIMIT,
+        // Renewed every sixth of the lease (BullMQ's default, half of it, would leave a lock unrenewed past the
+        // half-lease at which the handler is told to stop).
+        lockRenewTime: Math.floor(leaseMs / 6),
       });
       worker.on('error', (error) => warn(error, name, 'a Redis queue worker reported an error'));
+      worker.on('locksRenewed', ({ jobIds }) => leases.renewed(jobIds));
+      worker.on('lockRenewalFailed', (jobIds) => { for (const id of jobIds) leases.lose(id, 'Redis refused the renewal: another worker may hold it'); });
       await worker.waitUntilReady();
       let stopped: Promise<void> | undefined;
       const handle: QueueWorker = {
         get held() {
-          return held;
+          return leases.size;
         },
         stop() {
-          stopped ??= worker.close().finally(() => workers.delete(handle));
+          stopped ??= worker.close().finally(() => {
+            leases.stop();
+            workers.delete(handle);
+          });
           return stopped;
         },
       };
