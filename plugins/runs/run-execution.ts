@@ -75,17 +75,19 @@ export function createRunExecution(deps: RunServiceDeps & { manager: RunManager;
     return answer;
   }
 
-  /** The claim found the run someone else's, or ended: this process only follows it (no write) to its stored end. */
-  async function leave(run: LiveRun, found: ExecutionRecord | undefined): Promise<RunAnswer> {
+  /**
+   * The claim found the run someone else's, or ended: not run here, and nothing written. Its local followers get
+   * the stored end, read in the background (the queue's slot is free at once).
+   */
+  function leave(run: LiveRun, found: ExecutionRecord | undefined): undefined {
     manager.unregister(run);
     logger.warn({ executionId: run.executionId, status: found?.status }, 'the run is no longer queued: not started here');
-    const end = found && !UNFINISHED.includes(found.status) ? found : await recordEnd(store, run.executionId);
-    const answer: RunAnswer = end ? answerOfRecord(end) : {
+    const ended = found && !UNFINISHED.includes(found.status) ? Promise.resolve(found) : recordEnd(store, run.executionId);
+    void ended.then((end) => run.finish(end ? answerOfRecord(end) : {
       executionId: run.executionId, taskId: run.taskId, status: 'interrupted', durationMs: 0,
       result: { data: null, captures: [], error: { message: 'The execution was removed before it ended' } },
-    };
-    run.finish(answer);
-    return answer;
+    }));
+    return undefined;
   }
 
   /** Where the run's context comes from: a browser session, the headful session (mode headful) or the pool. */
@@ -99,8 +101,11 @@ export function createRunExecution(deps: RunServiceDeps & { manager: RunManager;
     return services.browser.withContext;
   }
 
-  /** Runs the task now (the queue gave it a slot); a run stopped before this point ends with its stop's status. */
-  async function perform(run: LiveRun, task: TaskRecord, options: RunOptions, withContext: BrowserPool['withContext']): Promise<RunAnswer> {
+  /**
+   * Runs the task now (the queue gave it a slot); a run stopped before this point ends with its stop's status.
+   * Resolves to its answer; undefined when its claim found it no longer queued (not run here).
+   */
+  async function perform(run: LiveRun, task: TaskRecord, options: RunOptions, withContext: BrowserPool['withContext']): Promise<RunAnswer | undefined> {
     deps.broadcast.attach(run);
     if (run.signal.aborted) {
       const reason: unknown = run.signal.reason;
