@@ -25,7 +25,9 @@ const recordOf = (stored: ExecutionRecord, kept: Kept): ExecutionRecord => ({
 function followLive(run: LiveRun, from: number, send: Send, end: () => void): () => void {
   run.logs.forEach((line, index) => { if (index >= from) send('log', line, index); });
   send('status', { status: run.status });
-  const onLog = (line: unknown) => send('log', line, run.logs.length - 1);
+  const onLog = (line: unknown) => {
+    if (run.logs.length - 1 >= from) send('log', line, run.logs.length - 1);
+  };
   const onStatus = (status: ExecutionStatus) => send('status', { status });
   const onResult = (answer: RunAnswer) => {
     send('result', answer);
