@@ -1,7 +1,7 @@
 import type { ExecutionRecord } from './contracts/records.js';
 
-/** The instance that owns a run is internal (recovery, schedules): what leaves the service omits it. */
+/** The instance that owns a run, and its worker's claim, are internal (recovery, fencing): what leaves the service omits them. */
 export function withoutOwner(record: ExecutionRecord): ExecutionRecord {
-  const { instanceId: _owner, ...rest } = record;
+  const { instanceId: _owner, runToken: _claim, ...rest } = record;
   return rest;
 }

@@ -1,5 +1,6 @@
 import { describe } from 'node:test';
 import { freshHarnessEach } from './fresh-harness.js';
+import { clockCases } from './storage/clock-cases.js';
 import { counterCases } from './storage/counter-cases.js';
 import { documentCases } from './storage/document-cases.js';
 import { executionCases } from './storage/execution-cases.js';
@@ -26,6 +27,7 @@ export function storageContract(name: string, factory: StorageFactory): void {
     userSessionCases(current);
     settingsClaimCases(current);
     counterCases(current);
+    clockCases(current);
     executionCases(current);
     retentionCases(current);
     lifecycleCases(current);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type KernelConfig } from '../../kernel/config.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
-import { INSTANCE_LEASES_KEY, currentViewer, leaseEnd, validLeases } from '../../plugins/instances/instance-lease.js';
+import { INSTANCE_LEASES_KEY, currentViewerOn, leaseEnd, validLeases } from '../../plugins/instances/instance-lease.js';
 import { checkConfig } from '../../kernel/module-config.js';
 import { createOutboundClient, createOutboundGuard } from '../../kernel/outbound/index.js';
 import type { Registry } from '../../kernel/registry.js';
@@ -60,7 +60,7 @@ export async function runRotation(io: CliIo, dataDir: string | undefined): Promi
 
 /** A running instance would keep sealing with the old key, and two processes must never share a JSON store. */
 async function refuseWhileServing(storage: StorageProvider): Promise<void> {
-  const viewer = currentViewer('taskloom-secrets-rotate');
+  const viewer = await currentViewerOn('taskloom-secrets-rotate', storage.clock ? () => storage.clock!() : undefined);
   for (const [id, lease] of Object.entries(validLeases(await storage.settings.get(INSTANCE_LEASES_KEY)))) {
     if (leaseEnd(lease, viewer) === undefined) {
       throw new CliFailure(`instance ${id} (pid ${lease.pid} on ${lease.host}) is running on this store: stop every instance, then rotate`, ExitCode.failed);

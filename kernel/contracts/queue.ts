@@ -1,5 +1,8 @@
-/** The queue contract's version (`major.minor`, see provider.ts), and the oldest a queue may be built for. */
-export const QUEUE_CONTRACT_VERSION = '1.0';
+/**
+ * The queue contract's version (`major.minor`, see provider.ts), and the oldest a queue may be built for. 1.1: the
+ * optional `publish` and `subscribe` (messages to every process on the engine), and `QueueJob.signal`.
+ */
+export const QUEUE_CONTRACT_VERSION = '1.1';
 export const QUEUE_CONTRACT_ACCEPTS = '1.0';
 
 /**
@@ -29,6 +32,12 @@ export interface QueueJob<P = unknown> {
   payload: P;
   /** 1 on the first delivery; more when a worker that held it died and the engine gave it back. */
   attempt: number;
+  /**
+   * Optional (1.1): aborted when the worker lost the job's lease: it could not renew it for half of it (the engine
+   * unreachable), or the engine says another may hold it. The engine may give the job to another worker once the
+   * lease lapses, so the handler should stop what it does for the job. Absent where no lease applies (in-process).
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -66,6 +75,12 @@ export interface QueueCapabilities {
   durable: boolean;
 }
 
+/** Receives the messages of a topic (see `JobQueue.subscribe`). */
+export type TopicListener = (message: unknown) => void;
+
+/** The largest message `publish` takes, as JSON (bytes). */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+
 /**
  * The queue capability: jobs in named queues, handed to workers with a concurrency limit, at least once (exactly
  * once while no worker dies: two workers never hold the same job). Delivery is first in, first out per queue, and
@@ -92,7 +107,23 @@ export interface JobQueue {
   state(queue: QueueName, jobId: string): Promise<JobState | undefined>;
 
   /**
-   * Stops every worker (as `QueueWorker.stop`) and releases the engine's connections. Queued jobs stay queued on a
+   * Optional (1.1, with `subscribe`): sends `message` (a JSON value, at most MAX_MESSAGE_BYTES as JSON; a TypeError
+   * beyond) to every subscriber of `topic` (QueueName rules) in every process on the same engine, this one included,
+   * within milliseconds. At most once and without history: a subscriber that was not listening then (not yet
+   * subscribed, its connection down) misses it. Messages of one process on one topic arrive in the order published.
+   * Resolves once the engine took it; rejects when it is unreachable.
+   */
+  publish?(topic: QueueName, message: unknown): Promise<void>;
+
+  /**
+   * Optional (1.1, with `publish`): calls `listener` with each message published on `topic` from the moment it
+   * resolves (as JSON round-trips it); resolves to a function that stops it. After a lost connection the provider
+   * listens again by itself (what was published meanwhile is missed). A listener that throws is ignored.
+   */
+  subscribe?(topic: QueueName, listener: TopicListener): Promise<() => Promise<void>>;
+
+  /**
+   * Stops every worker (as `QueueWorker.stop`) and every subscription, and releases the engine's connections. Queued jobs stay queued on a
    * durable engine. Idempotent.
    */
   stop(): Promise<void>;

@@ -197,6 +197,11 @@ export type ExecutionRecord = Static<typeof Execution> & {
    * that stopped. Internal: not part of any API answer. Absent on records written before instances were named.
    */
   instanceId?: string;
+  /**
+   * The claim of the worker running it (set when it starts): that worker's later writes apply only while the
+   * record still holds it, so an instance cut off from the others cannot overwrite an end they recorded. Internal.
+   */
+  runToken?: string;
   [extra: string]: unknown;
 };
 

@@ -10,9 +10,9 @@ import type {
 
 /**
  * The storage contract's version (`major.minor`, see provider.ts). 2.0: `ExecutionStore.markAll` takes an owner
- * filter and `deleteStartedBefore` exists (many instances, retention). 2.1: the optional `counters`.
+ * filter and `deleteStartedBefore` exists (many instances, retention). 2.1: the optional `counters`. 2.2: the optional `clock`.
  */
-export const STORAGE_CONTRACT_VERSION = '2.1';
+export const STORAGE_CONTRACT_VERSION = '2.2';
 /** The oldest version a storage provider may be built for and still be accepted. */
 export const STORAGE_CONTRACT_ACCEPTS = '2.0';
 
@@ -192,6 +192,12 @@ export interface StorageProvider {
   readonly claims: ClaimStore;
   /** Optional (2.1): expiring counters shared by the instances. Without it, a plugin counts in its own process. */
   readonly counters?: CounterStore;
+  /**
+   * Optional (2.2): the storage's current time, epoch ms (PostgreSQL's clock). Every instance sharing the storage
+   * reads the same clock, so instance leases judged on it agree whatever the hosts' clocks say. Rejects as any
+   * call does while the storage is unreachable. Without it each instance uses its own clock.
+   */
+  clock?(): Promise<number>;
   /** Resolves when the backend is reachable and usable; rejects with the reason otherwise. */
   check(): Promise<void>;
   /** Flushes pending writes and releases files and connections. Idempotent. */

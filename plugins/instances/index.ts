@@ -29,7 +29,8 @@ const settings = Type.Object({
 
 async function instances(app: FastifyInstance, options: { config: Static<typeof settings> }): Promise<void> {
   const { storage, logger } = app.services;
-  const instance = createInstance({ settings: storage.settings, logger, id: options.config.INSTANCE_ID });
+  const clock = storage.clock ? () => storage.clock!() : undefined;
+  const instance = createInstance({ settings: storage.settings, logger, id: options.config.INSTANCE_ID, ...(clock ? { clock } : {}) });
   await instance.start();
   app.decorate('instance', instance);
   // Once listening, the port is known (PORT=0 picks one): the others then learn where to reach this instance.

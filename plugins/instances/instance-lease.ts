@@ -16,9 +16,9 @@ export interface InstanceLease {
   pid: number;
   /** Random per process: tells the process holding a lease from an earlier one with the same id. */
   process: string;
-  /** Epoch ms of the last renewal, on the holder's clock. */
+  /** Epoch ms of the last renewal, on the storage's clock where it has one (`StorageProvider.clock`), else the holder's. */
   renewedAtMs: number;
-  /** Epoch ms, on the holder's clock, after which the lease has lapsed (set to the stop time on a clean stop). */
+  /** Epoch ms, on the same clock, after which the lease has lapsed (set to the stop time on a clean stop). */
   expiresAtMs: number;
   /** Where the other instances reach this one (INSTANCE_URL, or the address it listens on), once it listens. */
   url?: string;
@@ -50,6 +50,11 @@ export function pidAlive(pid: number): boolean {
 
 export function currentViewer(processToken: string): LeaseViewer {
   return { host: os.hostname(), pid: process.pid, process: processToken, nowMs: Date.now(), pidAlive };
+}
+
+/** The current process, its time read on the storage's clock when it has one, as the instances write their leases. */
+export async function currentViewerOn(processToken: string, clock?: () => Promise<number>): Promise<LeaseViewer> {
+  return { ...currentViewer(processToken), ...(clock ? { nowMs: await clock() } : {}) };
 }
 
 /**

@@ -5,9 +5,14 @@ import {
   INSTANCE_LEASES_KEY, currentViewer, generateInstanceId, leaseEnd, validLeases, type InstanceLease, type InstanceLeases, type LeaseEnd,
 } from './instance-lease.js';
 
-/** A lease lapses this long after its last renewal. Instances' clocks are assumed to agree within a few seconds. */
+/**
+ * A lease lapses this long after its last renewal, on the storage's clock where it has one (PostgreSQL), so the
+ * hosts' clocks need not agree; without one (the JSON store, MongoDB) on each host's clock.
+ */
 export const LEASE_TTL_MS = 30_000;
 export const LEASE_RENEW_EVERY_MS = 10_000;
+/** How often an instance checks that its own lease was renewed lately. */
+const LEASE_WATCH_EVERY_MS = 1_000;
 
 /** An instance whose lease has ended: its queued and running executions can never finish. */
 export interface DeadInstance {
@@ -32,6 +37,13 @@ export interface Instance {
   forget(ids: string[]): Promise<void>;
   /** Records in the lease where the other instances reach this one (an http or https base URL). */
   advertise(url: string): Promise<void>;
+  /** False from the moment the lease went unrenewed for half its time (storage unreachable) until renewed again. */
+  readonly leaseHeld: boolean;
+  /**
+   * Calls `listener` each time the lease goes unrenewed for half its time: the other instances may take this one
+   * for dead at the full time and mark its runs interrupted, so what it runs must stop before then.
+   */
+  onLeaseLost(listener: () => void): void;
   /** The URL an instance whose lease holds advertises; undefined when it has ended or advertises none. */
   urlOf(instanceId: string): Promise<string | undefined>;
 }
@@ -45,6 +57,8 @@ export interface InstanceOptions {
   host?: string;
   ttlMs?: number;
   renewEveryMs?: number;
+  /** The storage's clock (`StorageProvider.clock`): lease times are read on it; default: this host's clock. */
+  clock?: () => Promise<number>;
 }
 
 export function createInstance(options: InstanceOptions): Instance {
@@ -53,10 +67,32 @@ export function createInstance(options: InstanceOptions): Instance {
   const ttlMs = options.ttlMs ?? LEASE_TTL_MS;
   const log = options.logger.child({ component: 'instance', instanceId: id });
   const token = crypto.randomBytes(8).toString('hex');
-  const viewer = () => ({ ...currentViewer(token), ...(options.host === undefined ? {} : { host: options.host }) });
+  // Storage time minus this host's, measured at each renewal: every lease time is written and judged in storage time.
+  let offsetMs = 0;
+  const viewer = () => {
+    const current = currentViewer(token);
+    return { ...current, nowMs: current.nowMs + offsetMs, ...(options.host === undefined ? {} : { host: options.host }) };
+  };
+  const syncClock = async () => {
+    if (!options.clock) return;
+    const sent = Date.now();
+    const storageMs = await options.clock();
+    offsetMs = storageMs - (sent + Date.now()) / 2;
+  };
   let timer: NodeJS.Timeout | undefined;
+  let watch: NodeJS.Timeout | undefined;
   let renewing: Promise<void> | undefined;
   let url: string | undefined;
+  // Monotonic time at which the last successful renewal was sent (a renewal lands at or after it).
+  let renewedAt = performance.now();
+  let held = true;
+  const lostListeners: Array<() => void> = [];
+  const watchLease = () => {
+    if (!held || performance.now() - renewedAt <= ttlMs / 2) return;
+    held = false;
+    log.error({ sinceRenewalMs: Math.round(performance.now() - renewedAt), ttlMs }, 'this instance could not renew its lease for half its time: stopping its runs before the others take it for dead');
+    for (const listener of lostListeners) listener();
+  };
 
   const fresh = (): InstanceLease => {
     const { host, pid, nowMs } = viewer();
@@ -65,16 +101,21 @@ export function createInstance(options: InstanceOptions): Instance {
   const read = async () => validLeases(await settings.get(INSTANCE_LEASES_KEY));
 
   async function renew(): Promise<void> {
+    const sentAt = performance.now();
     const seen: { before?: InstanceLease } = {};
+    await syncClock();
     await settings.update<InstanceLeases>(INSTANCE_LEASES_KEY, (current) => {
       const leases = validLeases(current);
       seen.before = leases[id];
       return { ...leases, [id]: fresh() };
     });
+    renewedAt = Math.max(renewedAt, sentAt);
+    if (!held) log.info('this instance renews its lease again');
+    held = true;
     const { before } = seen;
     if (before && before.process !== token) {
       log.error({ host: before.host, pid: before.pid }, 'another process took this INSTANCE_ID: every instance needs its own');
-    } else if (!before || before.expiresAtMs <= Date.now()) {
+    } else if (!before || before.expiresAtMs <= viewer().nowMs) {
       log.warn('this instance\'s lease had lapsed (storage unreachable?): other instances may have marked its runs interrupted');
     }
   }
@@ -90,6 +131,8 @@ export function createInstance(options: InstanceOptions): Instance {
 
     async start() {
       let conflict: InstanceLease | undefined;
+      await syncClock();
+      renewedAt = performance.now();
       await settings.update<InstanceLeases>(INSTANCE_LEASES_KEY, (current) => {
         const leases = validLeases(current);
         const held = leases[id];
@@ -100,17 +143,20 @@ export function createInstance(options: InstanceOptions): Instance {
         return { ...leases, [id]: fresh() };
       });
       if (conflict) {
-        const ago = Math.round((Date.now() - conflict.renewedAtMs) / 1000);
+        const ago = Math.round((viewer().nowMs - conflict.renewedAtMs) / 1000);
         throw new Error(`INSTANCE_ID ${id} is held by a running instance (host ${conflict.host}, pid ${conflict.pid}, lease renewed ${ago} s ago): `
           + `give every instance its own INSTANCE_ID, or after a crash on another host wait ${Math.ceil(ttlMs / 1000)} s for its lease to lapse`);
       }
       timer = setInterval(tick, options.renewEveryMs ?? LEASE_RENEW_EVERY_MS);
       timer.unref();
-      log.info({ ttlMs }, 'instance lease taken');
+      watch = setInterval(watchLease, Math.min(LEASE_WATCH_EVERY_MS, Math.max(10, Math.floor(ttlMs / 10))));
+      watch.unref();
+      log.info({ ttlMs, clockOffsetMs: Math.round(offsetMs), clock: options.clock ? 'storage' : 'host' }, 'instance lease taken');
     },
 
     async stop() {
       clearInterval(timer);
+      clearInterval(watch);
       timer = undefined;
       await renewing;
       try {
@@ -118,7 +164,7 @@ export function createInstance(options: InstanceOptions): Instance {
           const leases = validLeases(current);
           const mine = leases[id];
           if (mine?.process !== token) return leases;
-          return { ...leases, [id]: { ...mine, expiresAtMs: Date.now() } };
+          return { ...leases, [id]: { ...mine, expiresAtMs: viewer().nowMs } };
         });
       } catch (error) {
         log.warn({ err: error }, `ending the instance lease failed: it lapses within ${Math.ceil(ttlMs / 1000)} s`);
@@ -141,6 +187,14 @@ export function createInstance(options: InstanceOptions): Instance {
         dead.push({ id: leaseId, lease, reason: end });
       }
       return dead;
+    },
+
+    get leaseHeld() {
+      return held;
+    },
+
+    onLeaseLost(listener) {
+      lostListeners.push(listener);
     },
 
     async advertise(advertised) {

@@ -4,18 +4,15 @@ import type { ExecutionStore } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
 import type { FinalRecords } from './final-records.js';
 import type { LiveRun, RunAnswer } from './live-run.js';
+import { answerOfRecord, UNFINISHED } from './record-answer.js';
+import type { RunChannel } from './run-channel.js';
 import type { RunManager } from './run-manager.js';
+import { followElsewhere } from './stream-elsewhere.js';
 
 export const HEARTBEAT_MS = 15_000;
-/** How often a run held by another instance (same storage) is read again. */
-const POLL_MS = 1_000;
-const UNFINISHED: readonly ExecutionStatus[] = ['queued', 'running'];
 
-type Send = (event: 'log' | 'status' | 'result', data: unknown) => void;
-
-const answerOf = (record: ExecutionRecord): RunAnswer => ({
-  executionId: record.executionId, taskId: record.taskId, status: record.status, durationMs: record.durationMs, result: record.result,
-});
+/** Writes one event; `id` (a log line's index) only on `log` events. */
+export type Send = (event: 'log' | 'status' | 'result', data: unknown, id?: number) => void;
 
 type Kept = NonNullable<ReturnType<FinalRecords['answerOf']>>;
 
@@ -24,11 +21,13 @@ const recordOf = (stored: ExecutionRecord, kept: Kept): ExecutionRecord => ({
   ...stored, status: kept.answer.status, durationMs: kept.answer.durationMs, result: kept.answer.result, logs: kept.logs,
 });
 
-/** Follows a live run: its lines so far, then each new line and status change, then the result. */
-function followLive(run: LiveRun, send: Send, end: () => void): () => void {
-  for (const line of run.logs) send('log', line);
+/** Follows a live run of this process: its lines from `from`, then each new line and status change, then the result. */
+function followLive(run: LiveRun, from: number, send: Send, end: () => void): () => void {
+  run.logs.forEach((line, index) => { if (index >= from) send('log', line, index); });
   send('status', { status: run.status });
-  const onLog = (line: unknown) => send('log', line);
+  const onLog = (line: unknown) => {
+    if (run.logs.length - 1 >= from) send('log', line, run.logs.length - 1);
+  };
   const onStatus = (status: ExecutionStatus) => send('status', { status });
   const onResult = (answer: RunAnswer) => {
     send('result', answer);
@@ -40,52 +39,38 @@ function followLive(run: LiveRun, send: Send, end: () => void): () => void {
   };
 }
 
-/**
- * A record this process does not run: what it holds, then (while another instance runs it) its changes. A run
- * of this process that ended while storage was away shows its true end from `finals`, kept in memory.
- */
-function followStored(store: ExecutionStore, finals: FinalRecords, first: ExecutionRecord, send: Send, end: () => void): () => void {
-  let sent = 0;
-  let status: ExecutionStatus | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const show = (record: ExecutionRecord) => {
-    for (const line of record.logs.slice(sent)) send('log', line);
-    sent = Math.max(sent, record.logs.length);
-    if (record.status !== status) send('status', { status: (status = record.status) });
-    if (UNFINISHED.includes(record.status)) return false;
-    send('result', answerOf(record));
-    end();
-    return true;
-  };
-  const poll = async () => {
-    const kept = finals.answerOf(first.executionId);
-    // Storage unreachable: the run has not ended for all we know, so ask again (the heartbeat keeps the stream).
-    const record = kept ? recordOf(first, kept) : await store.get(first.executionId).catch(() => first);
-    if (!record) return end(); // deleted meanwhile
-    if (!show(record)) timer = setTimeout(() => void poll(), POLL_MS);
-  };
-  const kept = finals.answerOf(first.executionId);
-  if (!show(kept ? recordOf(first, kept) : first)) timer = setTimeout(() => void poll(), POLL_MS);
-  return () => clearTimeout(timer);
-}
-
-/** A run of this process that ended while storage was away: its lines, its true status and its answer, from memory. */
-function showKept({ answer, logs }: Kept, send: Send, end: () => void): () => void {
-  for (const line of logs) send('log', line);
-  send('status', { status: answer.status });
-  send('result', answer);
+/** A record that has ended, or a run of this process that ended while storage was away (kept in memory). */
+function showEnded(record: ExecutionRecord, from: number, send: Send, end: () => void): () => void {
+  record.logs.forEach((line, index) => { if (index >= from) send('log', line, index); });
+  send('status', { status: record.status });
+  send('result', answerOfRecord(record));
   end();
   return () => {};
 }
 
+/** What the event stream reads: this process's runs, the stored records, and the other instances' events. */
+export interface StreamSources {
+  manager: RunManager;
+  store: ExecutionStore;
+  finals: FinalRecords;
+  channel?: RunChannel;
+}
+
+/** The log index after `Last-Event-ID` (a line's index): resume there; 0 without a usable one. */
+function resumeFrom(lastEventId: string | string[] | undefined): number {
+  const value = Array.isArray(lastEventId) ? lastEventId[0] : lastEventId;
+  return value !== undefined && /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) + 1 : 0;
+}
+
 /**
- * `GET /api/executions/{id}/events`: server-sent events `log` (one per log line), `status` (`{ status }`) and
- * finally `result` (the run's answer), after which the stream ends. A comment line every 15 s keeps proxies from
- * closing an idle stream. 404 EXECUTION_NOT_FOUND before any byte is written.
+ * `GET /api/executions/{id}/events`: server-sent events `log` (one per log line, with the line's index as its
+ * `id`), `status` (`{ status }`) and finally `result` (the run's answer), after which the stream ends. With
+ * `Last-Event-ID` it resumes after that line. A comment line every 15 s keeps proxies from closing an idle stream.
+ * 404 EXECUTION_NOT_FOUND before any byte is written.
  */
-export async function streamEvents(
-  reply: FastifyReply, executionId: string, manager: RunManager, store: ExecutionStore, finals: FinalRecords,
-): Promise<void> {
+export async function streamEvents(reply: FastifyReply, executionId: string, sources: StreamSources, lastEventId?: string | string[]): Promise<void> {
+  const { manager, store, finals } = sources;
+  const from = resumeFrom(lastEventId);
   const run = manager.get(executionId);
   const kept = run ? undefined : finals.answerOf(executionId);
   const record = run || kept ? undefined : await store.get(executionId);
@@ -111,10 +96,12 @@ export async function streamEvents(
     raw.end();
   };
   raw.on('close', end); // the client left
-  const send: Send = (event, data) => {
-    if (!ended) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const send: Send = (event, data, id) => {
+    if (!ended) raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
-  if (live) stop = followLive(live, send, end);
-  else stop = kept ? showKept(kept, send, end) : followStored(store, finals, record!, send, end);
+  if (live) stop = followLive(live, from, send, end);
+  else if (kept) stop = showEnded(recordOf(record ?? ({ executionId, taskId: kept.answer.taskId } as ExecutionRecord), kept), from, send, end);
+  else if (!UNFINISHED.includes(record!.status)) stop = showEnded(record!, from, send, end);
+  else stop = followElsewhere({ store, finals, channel: sources.channel, first: record!, from, send, end, recordOf });
   if (ended) stop();
 }

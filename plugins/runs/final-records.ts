@@ -4,7 +4,11 @@ import type { ExecutionStore } from '../../kernel/contracts/storage.js';
 import { TaskloomError } from '../../kernel/errors.js';
 import type { RunAnswer } from './live-run.js';
 
-type Change = (record: ExecutionRecord) => ExecutionRecord;
+/** A change to a run's record; undefined: it refuses (the record is no longer the writer's, see run-fence.ts). */
+type Change = (record: ExecutionRecord) => ExecutionRecord | undefined;
+
+/** What became of a write: stored, refused by its change (nothing written), or kept to write once storage is back. */
+export type WriteOutcome = 'written' | 'refused' | 'kept';
 
 /** How much is kept while storage is away, and how often it is tried again. */
 export interface FinalRecordLimits {
@@ -86,8 +90,18 @@ export function createFinalRecords(store: ExecutionStore, logger: Logger, limits
     for (const [executionId, entry] of [...kept]) {
       if (kept.get(executionId) !== entry) continue;
       const changes = entry.changes.splice(0);
+      let applied = 0;
+      let stored: ExecutionRecord | undefined;
       try {
-        await store.update(executionId, (record) => changes.reduce((next, change) => change(next), record));
+        stored = await store.update(executionId, (record) => {
+          applied = 0;
+          const next = changes.reduce((current, change) => {
+            const changed = change(current);
+            if (changed) applied++;
+            return changed ?? current;
+          }, record);
+          return applied > 0 ? next : undefined;
+        });
       } catch (error) {
         entry.changes.unshift(...changes);
         entry.attempts++;
@@ -98,6 +112,11 @@ export function createFinalRecords(store: ExecutionStore, logger: Logger, limits
       }
       if (entry.changes.length > 0) continue; // a change arrived during the write: the next round writes it
       forget(executionId);
+      if (entry.answer && stored && applied < changes.length) {
+        // Another instance ended the run meanwhile (this one was cut off longer than its lease): the record keeps that end.
+        logger.error({ executionId, status: entry.answer.status, stored: stored?.status }, 'a kept final record was refused: the run had already ended elsewhere, and that end stays');
+        continue;
+      }
       logger.info({ executionId, status: entry.answer?.status, attempts: entry.attempts, keptMs: Date.now() - entry.keptAtMs }, 'wrote a kept execution record now that storage answers again');
     }
     return true;
@@ -114,23 +133,31 @@ export function createFinalRecords(store: ExecutionStore, logger: Logger, limits
   return {
     /**
      * Applies `change` to the record: directly when nothing of this run is kept and the store takes it, else kept
-     * in order with what is already kept. `answer` (and the run's `logs`) mark the final change. Never throws.
+     * in order with what is already kept. `answer` (and the run's `logs`) mark the final change. Never throws;
+     * resolves to what became of it (a failed write that is not kept counts as refused).
      * `progress` changes (status running) are only logged when they fail: the final one supersedes them.
      */
-    async write(executionId: string, change: Change, final?: { answer: RunAnswer; logs: ExecutionLogLine[] }, progress = false): Promise<void> {
+    async write(executionId: string, change: Change, final?: { answer: RunAnswer; logs: ExecutionLogLine[] }, progress = false): Promise<WriteOutcome> {
       const entry = kept.get(executionId);
       if (entry) {
         if (!progress) keep(executionId, change, undefined, final?.answer, final?.logs);
-        return;
+        return 'kept';
       }
+      let applied = false;
       try {
-        await store.update(executionId, change);
+        await store.update(executionId, (record) => {
+          const next = change(record);
+          applied = next !== undefined;
+          return next;
+        });
+        return applied ? 'written' : 'refused';
       } catch (error) {
         if (progress || !isTransient(error)) {
           logger.error({ err: error, executionId }, 'saving the execution record failed');
-          return;
+          return 'refused';
         }
         keep(executionId, change, error, final?.answer, final?.logs);
+        return 'kept';
       }
     },
 

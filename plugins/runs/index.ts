@@ -9,6 +9,7 @@ import '../metrics/decorators.js';
 import '../settings/decorators.js';
 import { createPageCapture } from './page-capture.js';
 import { runRoutes } from './routes.js';
+import { openRunChannel } from './run-channel.js';
 import { createRunService, type RunServiceDeps } from './run-service.js';
 import { createTaskRuns } from './task-runs.js';
 import type { RunnableTask } from './task-options.js';
@@ -43,8 +44,10 @@ async function runs(app: FastifyInstance, options: { prefix?: string }, settings
     throw new Error(`ROLE=api needs a shared queue (QUEUE=pg-boss or QUEUE=bullmq): with QUEUE=${services.queue.id} no other instance could run its runs`);
   }
   const chooseProxy = (task: RunnableTask) => proxyRotation.forTask(proxyOptionsOf(task));
+  // With a shared queue, run events and cancels travel between the instances on its topics (when it has them).
+  const channel = services.queue.capabilities.durable ? await openRunChannel(services.queue, logger) : undefined;
   const service = createRunService({
-    services, captures: app.captures, proxyRotation, logger, webhook: settings.webhook, finalRecords: settings.finalRecords,
+    channel, services, captures: app.captures, proxyRotation, logger, webhook: settings.webhook, finalRecords: settings.finalRecords,
     outputs: app.outputs, headfulSession: app.headfulSession, browserSessions: app.browserSessions, instance: app.instance, metrics: app.metrics,
   });
   app.metrics.observeRuns(() => service.manager.counts());
@@ -59,6 +62,9 @@ async function runs(app: FastifyInstance, options: { prefix?: string }, settings
   app.addHook('preClose', async () => {
     await service.shutdown(SHUTDOWN_GRACE_MS);
     await service.finals.flush(); // records kept through a storage outage: a last try, and a log line for each lost
+  });
+  app.addHook('onClose', async () => {
+    await channel?.stop();
   });
   await app.register(runRoutes, { prefix: options.prefix || PREFIX, service });
 }

@@ -14,8 +14,8 @@ const authenticated = { auth: 'authenticated' } as const;
 const { EXECUTION_NOT_FOUND } = Errors;
 /** The SSE stream (event-stream.ts writes it); documented, never serialised. */
 const EventStream = {
-  description: 'Events until the run ends: `log` (a log line), `status` (`{ status }`), then `result` (the RunAnswer); '
-    + 'a comment line every 15 s keeps the stream open',
+  description: 'Events until the run ends: `log` (a log line; its `id` is the line\'s index), `status` (`{ status }`), then '
+    + '`result` (the RunAnswer); a comment line every 15 s keeps the stream open. `Last-Event-ID` resumes after that line',
   content: { 'text/event-stream': { schema: Type.String() } },
 };
 
@@ -68,13 +68,14 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
   });
 
   app.post('/executions/:id/cancel', {
-    config: { ...authenticated, errors: [EXECUTION_NOT_FOUND, Errors.EXECUTION_FINISHED] },
+    // UPSTREAM_ERROR: the instance running it did not stop it in time.
+    config: { ...authenticated, errors: [EXECUTION_NOT_FOUND, Errors.EXECUTION_FINISHED, Errors.UPSTREAM_ERROR] },
     schema: {
       tags: ['executions'],
       operationId: 'cancelExecution',
-      summary: 'Cancel a queued or running execution; answers once it has stopped',
+      summary: 'Cancel a queued or running execution, on whichever instance it is; answers once it has stopped',
       params: ExecutionParams,
-      response: { 200: Cancelled, 404: ErrorBody, 409: ErrorBody },
+      response: { 200: Cancelled, 404: ErrorBody, 409: ErrorBody, 502: ErrorBody },
     },
   }, async (request) => ({ success: true, status: (await service.cancel(request.params.id)).status }));
 
@@ -88,6 +89,6 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
       response: { 200: EventStream, 404: ErrorBody },
     },
   }, async (request, reply) => {
-    await streamEvents(reply, request.params.id, service.manager, storage.executions, service.finals);
+    await streamEvents(reply, request.params.id, service.streamSources, request.headers['last-event-id']);
   });
 }

@@ -1,9 +1,12 @@
 import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
-import type { TaskRecord } from '../../kernel/contracts/records.js';
+import type { ExecutionRecord, TaskRecord } from '../../kernel/contracts/records.js';
 import { browseRun, type BrowseOutcome } from './browse-run.js';
 import type { FinalRecords } from './final-records.js';
 import { RunStop, type LiveRun, type RunAnswer } from './live-run.js';
 import { pushOutput, type OutputReport } from './output-push.js';
+import { answerOfRecord, recordEnd, UNFINISHED } from './record-answer.js';
+import { claimRun, fenced, newRunToken } from './run-fence.js';
+import type { RunBroadcast } from './run-broadcast.js';
 import type { RunManager } from './run-manager.js';
 import type { RunOptions, RunServiceDeps } from './run-service.js';
 import { outputOf, proxyOptionsOf, variablesOf } from './task-options.js';
@@ -18,9 +21,9 @@ export const notStarted = (stop: RunStop): BrowseOutcome => ({ status: stop.stat
  * Runs one run in this process once the queue handed it over (`perform`), and ends any run of this process with
  * its final record, answer, output push and webhook (`finalize`).
  */
-export function createRunExecution(deps: RunServiceDeps & { manager: RunManager }, finals: FinalRecords) {
+export function createRunExecution(deps: RunServiceDeps & { manager: RunManager; broadcast: RunBroadcast }, finals: FinalRecords) {
   const { services, manager, logger } = deps;
-  const save = (executionId: string, change: Parameters<FinalRecords['write']>[1]) => finals.write(executionId, change);
+  const store = services.storage.executions;
 
   async function pushIfAsked(run: LiveRun, task: TaskRecord, outcome: BrowseOutcome): Promise<OutputReport | undefined> {
     const option = outputOf(task);
@@ -38,26 +41,53 @@ export function createRunExecution(deps: RunServiceDeps & { manager: RunManager 
     return report;
   }
 
-  async function finalize(run: LiveRun, task: TaskRecord, options: RunOptions, outcome: BrowseOutcome, startedMs?: number): Promise<RunAnswer> {
+  /**
+   * Ends the run: its final record (fenced: with `token`, the claim's; without, only while the record is queued),
+   * then its answer and webhook. When the record refuses (another instance ended the run first), the stored end is
+   * the answer.
+   */
+  async function finalize(run: LiveRun, task: TaskRecord, options: RunOptions, outcome: BrowseOutcome, startedMs?: number, token?: string): Promise<RunAnswer> {
     const output = await pushIfAsked(run, task, outcome);
     const durationMs = startedMs === undefined ? 0 : Date.now() - startedMs;
     deps.metrics.runFinished(outcome.status, startedMs === undefined ? undefined : durationMs / 1000);
     logger.info({ executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs }, 'run finished');
     run.log(outcome.status === 'success' ? 'info' : 'warn', `finished: ${outcome.status} in ${durationMs} ms`);
-    const answer: RunAnswer = { executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs, result: outcome.result };
+    let answer: RunAnswer = { executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs, result: outcome.result };
     const finishedAt = new Date().toISOString();
     const logs = run.storedLogs();
-    await finals.write(run.executionId, (record) => ({
+    const written = await finals.write(run.executionId, fenced(token, (record) => ({
       ...record, status: outcome.status, finishedAt, durationMs, result: outcome.result, logs, ...(output ? { output } : {}),
-    }), { answer, logs });
+    }), true), { answer, logs });
+    if (written === 'refused') {
+      const truth = await store.get(run.executionId).catch(() => undefined);
+      if (truth) {
+        logger.warn({ executionId: run.executionId, status: outcome.status, stored: truth.status }, 'the run had already ended elsewhere: its stored end stays, and is the answer');
+        answer = answerOfRecord(truth);
+      }
+    }
     manager.unregister(run);
     run.finish(answer);
     if (options.webhookUrl) {
       // After the answer: the caller never waits for a slow receiver.
       manager.track(deliverWebhook(services.outbound.client, options.webhookUrl, answer, logger, { ...deps.webhook, signal: services.shutdownSignal })
-        .then((webhook) => save(run.executionId, (record) => ({ ...record, webhook }))));
+        .then((webhook) => finals.write(run.executionId, fenced(token, (record) => ({ ...record, webhook }), false))));
     }
     return answer;
+  }
+
+  /**
+   * The claim found the run someone else's, or ended: not run here, and nothing written. Its local followers get
+   * the stored end, read in the background (the queue's slot is free at once).
+   */
+  function leave(run: LiveRun, found: ExecutionRecord | undefined): undefined {
+    manager.unregister(run);
+    logger.warn({ executionId: run.executionId, status: found?.status }, 'the run is no longer queued: not started here');
+    const ended = found && !UNFINISHED.includes(found.status) ? Promise.resolve(found) : recordEnd(store, run.executionId);
+    void ended.then((end) => run.finish(end ? answerOfRecord(end) : {
+      executionId: run.executionId, taskId: run.taskId, status: 'interrupted', durationMs: 0,
+      result: { data: null, captures: [], error: { message: 'The execution was removed before it ended' } },
+    }));
+    return undefined;
   }
 
   /** Where the run's context comes from: a browser session, the headful session (mode headful) or the pool. */
@@ -71,21 +101,32 @@ export function createRunExecution(deps: RunServiceDeps & { manager: RunManager 
     return services.browser.withContext;
   }
 
-  /** Runs the task now (the queue gave it a slot); a run stopped before this point ends with its stop's status. */
-  async function perform(run: LiveRun, task: TaskRecord, options: RunOptions, withContext: BrowserPool['withContext']): Promise<RunAnswer> {
+  /**
+   * Runs the task now (the queue gave it a slot); a run stopped before this point ends with its stop's status.
+   * Resolves to its answer; undefined when its claim found it no longer queued (not run here).
+   */
+  async function perform(run: LiveRun, task: TaskRecord, options: RunOptions, withContext: BrowserPool['withContext']): Promise<RunAnswer | undefined> {
+    deps.broadcast.attach(run);
     if (run.signal.aborted) {
       const reason: unknown = run.signal.reason;
       return finalize(run, task, options, notStarted(reason instanceof RunStop ? reason : new RunStop('cancelled', 'Cancelled before it started')));
     }
     const startedMs = Date.now();
+    // The instance running it owns it from now on (recovery marks it interrupted if this instance dies), and only
+    // this worker's claim may end it.
+    const token = newRunToken();
+    const claim = await claimRun(store, run.executionId, { token, instanceId: deps.instance.id, startedAt: new Date(startedMs).toISOString() }, run.signal, logger);
+    if (!claim.claimed) {
+      if ('record' in claim) return leave(run, claim.record);
+      const reason: unknown = run.signal.reason;
+      const stop = reason instanceof RunStop ? reason : new RunStop('interrupted', `The run could not be started: its storage did not answer (${messageOf(claim.unreachable)})`);
+      return finalize(run, task, options, notStarted(stop));
+    }
     let outcome: BrowseOutcome;
     try {
       run.setStatus('running');
       run.log('info', 'started');
       logger.info({ executionId: run.executionId, taskId: task.id, instanceId: deps.instance.id }, 'run started');
-      const startedAt = new Date(startedMs).toISOString();
-      // The instance running it owns it from now on (recovery marks it interrupted if this instance dies).
-      await finals.write(run.executionId, (record) => ({ ...record, status: 'running', startedAt, instanceId: deps.instance.id }), undefined, true);
       outcome = await browseRun({
         services, captures: deps.captures,
         chooseProxy: (t, log) => deps.proxyRotation.forTask(proxyOptionsOf(t), { log }),
@@ -94,7 +135,7 @@ export function createRunExecution(deps: RunServiceDeps & { manager: RunManager 
       logger.error({ err: error, executionId: run.executionId }, 'a run failed unexpectedly');
       outcome = { status: 'error', result: { data: null, captures: [], error: { message: `Internal error: ${messageOf(error)}` } } };
     }
-    return finalize(run, task, options, outcome, startedMs);
+    return finalize(run, task, options, outcome, startedMs, token);
   }
 
   return { perform, finalize, contextSource };

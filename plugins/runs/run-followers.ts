@@ -1,16 +1,11 @@
-import type { ExecutionRecord, ExecutionStatus } from '../../kernel/contracts/records.js';
 import type { ExecutionStore } from '../../kernel/contracts/storage.js';
 import { Errors } from '../../kernel/errors.js';
 import type { FinalRecords } from './final-records.js';
 import type { LiveRun, RunAnswer } from './live-run.js';
+import { answerOfRecord as answerOf, UNFINISHED } from './record-answer.js';
 
 /** How often the record of a run queued here and taken by another instance is read. */
 export const FOLLOW_POLL_MS = 250;
-const UNFINISHED: readonly ExecutionStatus[] = ['queued', 'running'];
-
-const answerOf = (record: ExecutionRecord): RunAnswer => ({
-  executionId: record.executionId, taskId: record.taskId, status: record.status, durationMs: record.durationMs, result: record.result,
-});
 
 /**
  * With a shared queue, the runs this process queued: whichever instance takes one, its answer comes back here.

@@ -14,6 +14,8 @@ export interface RunManager {
   unregister(run: LiveRun): void;
   get(executionId: string): LiveRun | undefined;
   some(test: (run: LiveRun) => boolean): boolean;
+  /** The live runs now. */
+  runs(): LiveRun[];
   /** Runs of this process under way, and runs it queued that wait for a worker. */
   counts(): { running: number; queued: number };
   /** Keeps `work` in view until it settles, so shutdown can wait for it. */
@@ -46,6 +48,7 @@ export function createRunManager(logger: Logger, waiting: () => number = () => 0
     unregister: (run) => { if (live.get(run.executionId) === run) live.delete(run.executionId); },
     get: (executionId) => live.get(executionId),
     some: (test) => [...live.values()].some(test),
+    runs: () => [...live.values()],
     counts: () => {
       const queued = [...live.values()].filter((run) => run.status === 'queued').length;
       return { running: live.size - queued, queued: queued + waiting() };

@@ -10,9 +10,13 @@ import type { Captures } from '../data/decorators.js';
 import type { BrowserSessions, HeadfulSession } from '../headful/decorators.js';
 import type { Instance } from '../instances/decorators.js';
 import type { Metrics } from '../metrics/decorators.js';
+import type { StreamSources } from './event-stream.js';
 import { createFinalRecords, type FinalRecordLimits } from './final-records.js';
 import { LiveRun, RunStop, type RunAnswer } from './live-run.js';
 import { createRunExecution, notStarted } from './run-execution.js';
+import { cancelElsewhere } from './remote-cancel.js';
+import { createRunBroadcast } from './run-broadcast.js';
+import type { RunChannel } from './run-channel.js';
 import { createFollowers } from './run-followers.js';
 import { createRunManager } from './run-manager.js';
 import { createRunWorker, jobOf, RUN_QUEUE, type LocalStart } from './run-worker.js';
@@ -53,12 +57,16 @@ export interface RunServiceDeps {
   webhook?: Pick<WebhookOptions, 'timeoutMs' | 'retryDelaysMs'>;
   /** How many final records are kept while storage is unavailable, and the retry backoff; the defaults otherwise. */
   finalRecords?: FinalRecordLimits;
+  /** The instances' run channel (a shared queue with topics): events and cancels reach every instance. */
+  channel?: RunChannel;
 }
 
 export type RunService = ReturnType<typeof createRunService>;
 
 const newExecutionId = () => `exec_${crypto.randomBytes(12).toString('base64url')}`;
 const SHUTDOWN_STOP = () => new RunStop('cancelled', 'The service is shutting down; the run had not started');
+const LEASE_LOST_STOP = () => new RunStop('interrupted',
+  'The instance running it could not reach its storage for half its lease: stopped, so that no other instance runs it at the same time');
 
 /**
  * Runs go through `services.queue`: a run request stores the `queued` execution and enqueues its id; a worker with
@@ -75,18 +83,32 @@ export function createRunService(deps: RunServiceDeps) {
   const store = services.storage.executions;
   // A record that cannot be written now (storage outage) is kept and written when the store is back.
   const finals = createFinalRecords(store, logger, deps.finalRecords);
-  const execution = createRunExecution({ ...deps, manager }, finals);
+  const broadcast = createRunBroadcast(deps.channel, manager, (run) => void stopLocal(run).catch((error: unknown) => {
+    logger.warn({ err: error, executionId: run.executionId }, 'cancelling a run asked by another instance failed');
+  }));
+  const execution = createRunExecution({ ...deps, manager, broadcast }, finals);
   const starts = new Map<string, LocalStart>();
   const followers = createFollowers(store, finals, (executionId) => starts.delete(executionId));
   followerCount = () => followers.size;
   const handle = createRunWorker({ executions: store, tasks: services.storage.tasks, instance: deps.instance, execution, manager, starts, logger });
   let worker: QueueWorker | undefined;
+  // Before the others may take this instance for dead (and mark its runs interrupted), its runs stop here.
+  deps.instance.onLeaseLost(() => {
+    for (const run of manager.runs()) if (run.status === 'running') run.controller.abort(LEASE_LOST_STOP());
+  });
 
   /** A run this process queued ends before it started (cancelled while queued, or at shutdown). */
   const endQueued = async (local: LocalStart, stop: RunStop) => {
     starts.delete(local.run.executionId);
     await execution.finalize(local.run, local.task, local.options, notStarted(stop));
   };
+
+  /** Stops a run of this process on request: one still in the queue leaves it, a running one is aborted. */
+  async function stopLocal(run: LiveRun): Promise<void> {
+    const local = run.status === 'queued' ? starts.get(run.executionId) : undefined;
+    if (local && (await queue.cancel(RUN_QUEUE, run.executionId))) await endQueued(local, new RunStop('cancelled', 'Cancelled on request'));
+    else run.controller.abort(new RunStop('cancelled', 'Cancelled on request'));
+  }
 
   /** Stores the record (`queued`) and enqueues it; resolves once it is queued. */
   async function start(task: TaskRecord, options: RunOptions): Promise<StartedRun> {
@@ -181,7 +203,13 @@ export function createRunService(deps: RunServiceDeps) {
       return (await start(task, options)).finished;
     },
 
-    /** Stops a queued or running run; resolves to its final status (`cancelled`). */
+    /** What the event stream of an execution reads. */
+    streamSources: { manager, store, finals, channel: deps.channel } satisfies StreamSources,
+
+    /**
+     * Stops a queued or running run, on whichever instance it is (another one through the run channel); resolves
+     * to its final status (`cancelled`). 409 EXECUTION_FINISHED once it has ended otherwise.
+     */
     async cancel(executionId: string): Promise<{ status: 'cancelled' }> {
       const run = manager.get(executionId);
       if (!run) {
@@ -190,14 +218,15 @@ export function createRunService(deps: RunServiceDeps) {
         if (ended) throw Errors.EXECUTION_FINISHED({ id: executionId, status: ended.answer.status });
         const record = await store.get(executionId);
         if (!record) throw Errors.EXECUTION_NOT_FOUND({ id: executionId });
-        if (record.status === 'queued' || record.status === 'running') {
+        if (record.status !== 'queued' && record.status !== 'running') throw Errors.EXECUTION_FINISHED({ id: executionId, status: record.status });
+        if (!deps.channel) {
           throw Errors.EXECUTION_FINISHED({}, { details: `Execution ${executionId} is ${record.status} in another instance of the service` });
         }
-        throw Errors.EXECUTION_FINISHED({ id: executionId, status: record.status });
+        const end = await cancelElsewhere({ store, channel: deps.channel, instance: deps.instance, logger }, record);
+        if (end.status !== 'cancelled') throw Errors.EXECUTION_FINISHED({ id: executionId, status: end.status });
+        return { status: 'cancelled' };
       }
-      const local = run.status === 'queued' ? starts.get(executionId) : undefined;
-      if (local && (await queue.cancel(RUN_QUEUE, executionId))) await endQueued(local, new RunStop('cancelled', 'Cancelled on request'));
-      else run.controller.abort(new RunStop('cancelled', 'Cancelled on request'));
+      await stopLocal(run);
       const answer = await run.finished;
       if (answer.status !== 'cancelled') throw Errors.EXECUTION_FINISHED({ id: executionId, status: answer.status });
       return { status: 'cancelled' };

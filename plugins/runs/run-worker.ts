@@ -4,7 +4,7 @@ import type { QueueJob } from '../../kernel/contracts/queue.js';
 import type { ExecutionRecord, ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
 import type { ExecutionStore, TaskStore } from '../../kernel/contracts/storage.js';
 import type { Instance } from '../instances/decorators.js';
-import { LiveRun } from './live-run.js';
+import { LiveRun, RunStop } from './live-run.js';
 import type { RunExecution } from './run-execution.js';
 import type { RunManager } from './run-manager.js';
 import type { RunOptions } from './run-service.js';
@@ -40,6 +40,12 @@ export interface RunWorkerDeps {
   logger: Logger;
 }
 
+/** A run whose job lease this worker lost stops: the queue may hand the job to another worker. */
+function stopOnLeaseLoss(run: LiveRun, signal: AbortSignal | undefined): void {
+  signal?.addEventListener('abort', () => run.controller.abort(new RunStop('interrupted',
+    `This instance lost the run's job lease (${signal.reason instanceof Error ? signal.reason.message : 'the queue did not answer'}): stopped, so that no other instance runs it at the same time`)), { once: true });
+}
+
 export const jobOf = (executionId: string, options: RunOptions): RunJob => ({
   executionId, trigger: options.trigger,
   ...(options.variables === undefined ? {} : { variables: options.variables }),
@@ -65,7 +71,7 @@ export function createRunWorker(deps: RunWorkerDeps) {
     if (marked?.status === 'interrupted') logger.warn({ executionId: record.executionId, owner }, 'a run whose instance stopped is now interrupted');
   }
 
-  async function fromRecord(job: RunJob): Promise<void> {
+  async function fromRecord(job: RunJob, signal: AbortSignal | undefined): Promise<void> {
     const record = await executions.get(job.executionId);
     if (!record) return; // removed while it waited
     if (record.status === 'running') return abandoned(record);
@@ -75,6 +81,7 @@ export function createRunWorker(deps: RunWorkerDeps) {
     const { executionId: _id, ...options } = { ...job, trigger: job.trigger ?? record.trigger } satisfies RunJob;
     const task = await deps.tasks.get(record.taskId);
     manager.register(run);
+    stopOnLeaseLoss(run, signal);
     if (!task) {
       const stub = { id: record.taskId, name: record.taskName } as TaskRecord;
       await execution.finalize(run, stub, options, { status: 'error', result: { data: null, captures: [], error: { message: 'The task was deleted before the run started' } } });
@@ -85,9 +92,10 @@ export function createRunWorker(deps: RunWorkerDeps) {
 
   return async (job: QueueJob<RunJob>): Promise<void> => {
     const local = deps.starts.get(job.payload.executionId);
-    if (!local) return fromRecord(job.payload);
+    if (!local) return fromRecord(job.payload, job.signal);
     deps.starts.delete(job.payload.executionId);
     manager.register(local.run);
+    stopOnLeaseLoss(local.run, job.signal);
     await execution.perform(local.run, local.task, local.options, local.withContext);
   };
 }

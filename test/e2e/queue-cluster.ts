@@ -24,6 +24,8 @@ export interface Cluster {
   spawn(name: string, extra?: Record<string, string>): Promise<Member>;
   /** The admin's API key (set up through the first member spawned). */
   apiKey(): string;
+  /** The shared database's URL; through `port` (a proxy on 127.0.0.1) when given, for a member that can be cut off. */
+  dbUrl(port?: number): string;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function createCluster(queue: SharedQueue): Promise<Cluster> {
   let apiKey = '';
   return {
     apiKey: () => apiKey,
+    dbUrl: (port) => db.url(port),
     async spawn(name, extra = {}) {
       const dir = await makeTempDir(`taskloom-${name}-`);
       dirs.push(dir);

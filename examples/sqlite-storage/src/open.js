@@ -27,6 +27,11 @@ export async function openSqliteStorage({ file, busyTimeoutMs = 5000 }) {
     credentials,
     claims: createClaimStore(connection),
     counters: createCounterStore(connection),
+    // Storage contract 2.2, optional: the processes sharing the file share its host, and so SQLite's clock.
+    async clock() {
+      const { ms } = /** @type {{ ms: number }} */ (connection.db.prepare("SELECT (julianday('now') - 2440587.5) * 86400000.0 AS ms").get());
+      return ms;
+    },
     async check() {
       connection.db.prepare('SELECT 1').get();
     },

@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
 import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../../kernel/contracts/logger.js';
 import type { EnqueueOptions, JobHandler, JobQueue, JobState, QueueWorker, WorkerOptions } from '../../../kernel/contracts/queue.js';
 import { checkEnqueue, checkQueueName, workerSettings } from '../shared/queue-names.js';
+import { createLeaseWatch } from '../shared/lease-watch.js';
+import { createTopicListeners, encodeMessage } from '../shared/topic-messages.js';
 
 export interface BullmqQueueOptions {
   /** REDIS_URL: redis:// or rediss://, with user, password and database number when needed. */
@@ -50,7 +53,8 @@ export function connectionOf(url: string): ConnectionOptions {
 
 /**
  * BullMQ on Redis: a job waits in a list, an idle worker blocks on it (no polling), a held job keeps a lock its
- * worker renews (`leaseMs`), and the stalled-job check of any worker gives a dead worker's jobs back.
+ * worker renews (`leaseMs`), and the stalled-job check of any worker gives a dead worker's jobs back. Topic
+ * messages are Redis pub/sub.
  */
 export async function createBullmqQueue(options: BullmqQueueOptions): Promise<JobQueue> {
   const connection = connectionOf(options.url);
@@ -77,6 +81,25 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Jo
     return queue;
   };
   const cancelledKey = (name: string, id: string) => `${prefix}:${name}:cancelled:${id}`;
+  // Topics are Redis pub/sub channels; a subscribing connection can do nothing else, so it is one of its own.
+  const topicChannel = (topic: string) => `${prefix}:topic:${topic}`;
+  const listeners = createTopicListeners();
+  // Publishing fails fast while Redis is away, as enqueueing does; the subscriber waits it out (and subscribes again).
+  let publisher: Redis | undefined;
+  let subscriber: Redis | undefined;
+  const open = (options: RedisOptions) => {
+    const redis = new Redis({ ...(connection as RedisOptions), ...options });
+    redis.on('error', (error: unknown) => warn(error, 'topics', 'the Redis topic connection reported an error'));
+    return redis;
+  };
+  const subscriberOf = (): Redis => {
+    if (subscriber) return subscriber;
+    subscriber = open({ maxRetriesPerRequest: null });
+    subscriber.on('message', (channel: string, json: string) => {
+      if (channel.startsWith(`${prefix}:topic:`)) listeners.deliver(channel.slice(prefix.length + 7), json);
+    });
+    return subscriber;
+  };
   // Fails on a wrong URL or an unreachable server, as the other providers do.
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -115,26 +138,34 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Jo
 
     async work<P>(name: string, workerOptions: WorkerOptions, handler: JobHandler<P>) {
       const { concurrency, leaseMs } = workerSettings(name, workerOptions);
-      let held = 0;
+      const leases = createLeaseWatch(leaseMs, (jobId, why) => logger.warn({ queue: name, jobId }, `a held job's lease is lost (${why}): its handler is told to stop`));
       const worker = new Worker<StoredJob>(name, async (job: Job<StoredJob>) => {
-        held++;
+        const signal = leases.hold(job.id!);
         try {
-          await handler({ id: job.data.id, queue: name, payload: job.data.payload as P, attempt: Math.max(1, job.attemptsStarted) });
+          await handler({ id: job.data.id, queue: name, payload: job.data.payload as P, attempt: Math.max(1, job.attemptsStarted), signal });
         } finally {
-          held--;
+          leases.release(job.id!);
         }
       }, {
         connection, prefix, concurrency, lockDuration: leaseMs, stalledInterval: leaseMs, maxStalledCount: GIVE_BACK_LIMIT,
+        // Renewed every sixth of the lease (BullMQ's default, half of it, would leave a lock unrenewed past the
+        // half-lease at which the handler is told to stop).
+        lockRenewTime: Math.floor(leaseMs / 6),
       });
       worker.on('error', (error) => warn(error, name, 'a Redis queue worker reported an error'));
+      worker.on('locksRenewed', ({ jobIds }) => leases.renewed(jobIds));
+      worker.on('lockRenewalFailed', (jobIds) => { for (const id of jobIds) leases.lose(id, 'Redis refused the renewal: another worker may hold it'); });
       await worker.waitUntilReady();
       let stopped: Promise<void> | undefined;
       const handle: QueueWorker = {
         get held() {
-          return held;
+          return leases.size;
         },
         stop() {
-          stopped ??= worker.close().finally(() => workers.delete(handle));
+          stopped ??= worker.close().finally(() => {
+            leases.stop();
+            workers.delete(handle);
+          });
           return stopped;
         },
       };
@@ -162,8 +193,26 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Jo
       return (await (await queue.client).get(cancelledKey(name, jobId))) === null ? undefined : 'cancelled';
     },
 
+    async publish(topic, message) {
+      const json = encodeMessage(topic, message);
+      publisher ??= open({ maxRetriesPerRequest: 1 }); // waits for its first connection, fails after one retry
+      await publisher.publish(topicChannel(topic), json);
+    },
+
+    async subscribe(topic, listen) {
+      checkQueueName(topic);
+      // ioredis subscribes again by itself after a reconnect.
+      if (listeners.add(topic, listen)) await subscriberOf().subscribe(topicChannel(topic));
+      return async () => {
+        if (listeners.remove(topic, listen)) await subscriber?.unsubscribe(topicChannel(topic)).catch(() => undefined);
+      };
+    },
+
     stop() {
       stopping ??= (async () => {
+        listeners.clear();
+        subscriber?.disconnect();
+        publisher?.disconnect();
         await Promise.all([...workers].map((worker) => worker.stop()));
         await Promise.all([...queues.values()].map((queue) => queue.close().catch(() => undefined)));
       })();

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { EnqueueOptions, JobHandler, JobQueue, JobState, QueueWorker, WorkerOptions } from '../../../kernel/contracts/queue.js';
 import { checkEnqueue, checkQueueName, jsonCopy, workerSettings } from '../shared/queue-names.js';
+import { createTopicListeners, encodeMessage } from '../shared/topic-messages.js';
 
 interface MemoryJob {
   id: string;
@@ -32,11 +33,14 @@ const ENDED_KEPT = 10_000;
 
 /**
  * The in-process queue: first in, first out, delivered the moment a worker has a free slot. Nothing outlives the
- * process, so no lease applies (a worker cannot die while its process lives).
+ * process, so no lease applies (a worker cannot die while its process lives). Topics reach this process only.
  */
 export function createMemoryQueue(): JobQueue {
   const lanes = new Map<string, Lane>();
   const workers = new Set<QueueWorker>();
+  const listeners = createTopicListeners();
+  // Messages go out in order, after the publisher's turn (as a durable engine's would).
+  let delivering = Promise.resolve();
 
   const lane = (queue: string): Lane => {
     let found = lanes.get(queue);
@@ -143,7 +147,20 @@ export function createMemoryQueue(): JobQueue {
       return lanes.get(queue)?.jobs.get(jobId)?.state;
     },
 
+    async publish(topic, message) {
+      const json = encodeMessage(topic, message);
+      delivering = delivering.then(() => listeners.deliver(topic, json));
+      await delivering;
+    },
+
+    async subscribe(topic, listener) {
+      checkQueueName(topic);
+      listeners.add(topic, listener);
+      return async () => { listeners.remove(topic, listener); };
+    },
+
     async stop() {
+      listeners.clear();
       await Promise.all([...workers].map((worker) => worker.stop()));
     },
   };

@@ -6,7 +6,9 @@ import type { EnqueueOptions, JobHandler, JobQueue, JobState, WorkerOptions } fr
 import { checkEnqueue, checkQueueName, DEFAULT_LEASE_MS, workerSettings } from '../shared/queue-names.js';
 import { engineId, type StoredJob } from './job-ids.js';
 import { startPgBossWorker, type PgBossWorker } from './pg-boss-worker.js';
-import { listenForJobs, WAKE_CHANNEL } from './wake-up.js';
+import { createTopicListeners, encodeMessage } from '../shared/topic-messages.js';
+import { listenOnEngine, WAKE_CHANNEL } from './engine-listener.js';
+import { createReassembler, notifyPayloads } from './topic-notify.js';
 
 export interface PgBossQueueOptions {
   /** DATABASE_URL: pg-boss keeps its tables in the schema `schema` of this database. */
@@ -27,14 +29,18 @@ const STATES: Record<string, JobState> = {
 
 /**
  * pg-boss 10 on the service's PostgreSQL: jobs are rows (SKIP LOCKED fetches), a NOTIFY on every enqueue wakes idle
- * workers in every process at once, leases are renewed while a job is held (pg-boss-worker.ts).
+ * workers in every process at once, leases are renewed while a job is held (pg-boss-worker.ts). Topic messages are
+ * NOTIFY payloads too (topic-notify.ts), on one LISTEN connection per process.
  */
 export async function createPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
   const schema = options.schema ?? 'pgboss';
   if (!/^[a-z_][a-z0-9_]{0,49}$/.test(schema)) throw new TypeError(`pg-boss schema "${schema}" must be a lower-case PostgreSQL name`);
   const logger = options.logger;
-  // A database that cannot be reached fails a call within 10 s instead of holding it.
-  const pool = new pg.Pool({ connectionString: options.url, max: 6, application_name: 'taskloom-queue', connectionTimeoutMillis: 10_000 });
+  // A database that cannot be reached, or stops answering, fails a call within 10 to 15 s instead of holding it.
+  const pool = new pg.Pool({
+    connectionString: options.url, max: 6, application_name: 'taskloom-queue', connectionTimeoutMillis: 10_000,
+    query_timeout: 15_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000, idleTimeoutMillis: 10_000,
+  });
   pool.on('error', (error) => logger.warn({ err: error }, 'a queue connection failed'));
   const boss = new PgBoss({
     db: { executeSql: (text, values) => pool.query(text, values) }, schema, schedule: false, supervise: true, migrate: true,
@@ -63,8 +69,17 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
   };
   const wakeLocal = (queue: string) => { for (const worker of workers.get(queue) ?? []) worker.wake(); };
   const announce = async (queue: string) => { await pool.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, queue]); };
-  const listener = listenForJobs(options.url, logger, wakeLocal);
+  // Topic messages share the LISTEN connection on a channel of their own (per schema: deployments stay apart).
+  const topicChannel = `${schema}_topics`;
+  const listeners = createTopicListeners();
+  const reassemble = createReassembler((topic, json) => listeners.deliver(topic, json));
+  const listener = listenOnEngine(options.url, [WAKE_CHANNEL, topicChannel], logger, (channel, payload) => {
+    if (channel === WAKE_CHANNEL) wakeLocal(payload);
+    else reassemble(payload);
+  });
   await listener.ready;
+  // One message at a time: from one process they arrive in the order published.
+  let publishing: Promise<unknown> = Promise.resolve();
 
   /** Sends within `client`'s transaction after checking no job of `key` is queued or active (one at a time per key). */
   async function sendOnce(client: pg.PoolClient, queue: string, data: StoredJob, key: string, id: string): Promise<string | null> {
@@ -135,8 +150,24 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
       return job ? STATES[job.state] : undefined;
     },
 
+    async publish(topic, message) {
+      const payloads = notifyPayloads(topic, encodeMessage(topic, message));
+      const sent = publishing.catch(() => undefined).then(() => pool.query(
+        'SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, i) ORDER BY i', [topicChannel, payloads]));
+      publishing = sent;
+      await sent;
+    },
+
+    async subscribe(topic, listen) {
+      checkQueueName(topic);
+      await listener.ready;
+      listeners.add(topic, listen);
+      return async () => { listeners.remove(topic, listen); };
+    },
+
     stop() {
       stopping ??= (async () => {
+        listeners.clear();
         await Promise.all([...workers.values()].flatMap((set) => [...set].map((worker) => worker.stop())));
         await listener.stop();
         await boss.stop({ graceful: false, close: false, wait: true }).catch(() => undefined);

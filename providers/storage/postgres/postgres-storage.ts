@@ -61,6 +61,12 @@ export class PostgresStorage implements StorageProvider {
     this.counters = new PgCounterStore(this.db);
   }
 
+  /** The server's clock (clock_timestamp(): the time now, not the transaction's start). */
+  async clock(): Promise<number> {
+    const { rows } = await this.db.query<{ ms: number }>('SELECT extract(epoch FROM clock_timestamp()) * 1000 AS ms');
+    return Number(rows[0]!.ms);
+  }
+
   check(): Promise<void> {
     return this.db.check();
   }
