@@ -77,6 +77,7 @@ describe('dashboard: AI provider keys', { skip }, () => {
     const question = page.getByRole('dialog', { name: 'Please confirm' });
     await question.getByText('The Provider A (Gemini) key you typed has not been added.').waitFor();
     await question.getByRole('button', { name: 'Stay' }).click();
+    await question.waitFor({ state: 'hidden' }); // closed, so the next question is the only dialog
     assert.equal(new URL(page.url()).pathname, '/settings');
     assert.equal(await a.getByLabel('New Provider A (Gemini) key').inputValue(), 'typed-but-not-added-1234');
     await a.getByLabel('New Provider A (Gemini) key').fill('');
@@ -85,7 +86,8 @@ describe('dashboard: AI provider keys', { skip }, () => {
   it('removes a key at once after asking', async () => {
     const b = slot('Provider B (OpenAI)');
     await b.getByRole('button', { name: 'Remove Provider B (OpenAI) entry 1' }).click();
-    await dashboard.page.getByRole('dialog').getByRole('button', { name: 'Remove key' }).click();
+    const question = dashboard.page.getByRole('dialog').filter({ hasText: 'Remove Provider B (OpenAI) key 1' });
+    await question.getByRole('button', { name: 'Remove key' }).click();
     await b.getByRole('status').getByText('Provider B (OpenAI) key removed.').waitFor();
     assert.deepEqual(await stored('provider-b-api-key'), { providerBApiKeys: ['****QRST'] });
     // Nothing typed, nothing unsaved: leaving asks nothing.
