@@ -28,7 +28,11 @@ export async function spawnService(env: Record<string, string>, options: { args?
   child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listen line within 20 s; stderr: ${stderr}`)), 20_000);
+    // Generous: a service run from the sources compiles them as it loads, which takes long on a loaded machine.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no listen line within 60 s; stderr: ${stderr}`));
+    }, 60_000);
     const onData = () => {
       const match = stdout.match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
       if (match) {
