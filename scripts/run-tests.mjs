@@ -24,7 +24,9 @@ function find(dir) {
 function runFiles(node, files) {
   const result = spawnSync(
     node,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+    // A test that hangs fails after 10 minutes instead of holding CI; a file whose tests are all done exits even
+    // when something (a browser's orphaned process, say) keeps its event loop alive.
+    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', '--test-force-exit', '--test-reporter=spec', ...files],
     { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
   );
   return result.status ?? 1;
