@@ -60,7 +60,8 @@ export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, fin
     }
     run.log('warn', next.requeue.message);
     logger.info({ executionId: run.executionId, delayMs: next.requeue.delayMs, attempt: stored.attempt }, 'run sent back to the queue');
-    manager.unregister(run);
+    // In-process, a queued run stays live here (cancel, events, shutdown find it); shared, the queue has it.
+    if (shared) manager.unregister(run);
     run.setStatus('queued');
     return undefined;
   }
