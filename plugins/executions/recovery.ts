@@ -37,15 +37,15 @@ export function createRecovery(deps: RecoveryDeps) {
    */
   async function requeueRetries(instanceId: string): Promise<number> {
     if (!deps.sharedQueue) return 0;
-    let n = 0;
+    const requeued: string[] = [];
     for (const record of await store.list({ status: 'running', limit: 1000 })) {
       if (record.instanceId !== instanceId || !record.queueing?.retries) continue;
       const again = await store.update(record.executionId, (current) =>
         (current.instanceId === instanceId ? requeuedAfterDeath(current, Date.now()) : undefined));
-      if (again?.status === 'queued') n++;
+      if (again?.status === 'queued') requeued.push(record.executionId);
     }
-    if (n > 0) log.warn({ requeued: n, instance: instanceId }, 'runs of an instance that stopped are queued again (their tasks ask for retries)');
-    return n;
+    if (requeued.length > 0) log.warn({ requeued, instance: instanceId }, 'runs of an instance that stopped are queued again (their tasks ask for retries)');
+    return requeued.length;
   }
 
   /** The leftovers of instances whose lease has ended; then their leases go. Resolves to how many runs changed. */

@@ -84,8 +84,12 @@ export function createRunWorker(deps: RunWorkerDeps) {
   async function fromRecord(job: RunJob, jobId: string, signal: AbortSignal | undefined): Promise<void> {
     const record = await executions.get(job.executionId);
     if (!record) return; // removed while it waited
-    // A job of an earlier turn (given back after the run went back to the queue): the record's own job runs it.
-    if (jobIdOf(record) !== jobId) return;
+    // A job of an earlier turn (given back after the run went back to the queue): the record's own job runs it,
+    // enqueued now in case the sweep queued the record again without it (the same id adds nothing).
+    if (jobIdOf(record) !== jobId) {
+      if (record.status === 'queued' && record.instanceId === undefined) await deps.requeuer.enqueue(record);
+      return;
+    }
     if (record.status === 'running') return abandoned(record);
     if (record.status !== 'queued') return; // ended while it waited
     const run = new LiveRun(record.executionId, record.taskId);
