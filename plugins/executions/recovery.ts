@@ -2,7 +2,7 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import type { ExecutionStatus } from '../../kernel/contracts/records.js';
 import type { ExecutionMarkFilter, ExecutionStore } from '../../kernel/contracts/storage.js';
 import type { Instance } from '../instances/decorators.js';
-import { requeuedAfterDeath } from '../../kernel/execution-requeue.js';
+import { requeuedAfterDeath } from '../../layers/execution-requeue/requeued-record.js';
 
 /** How often the leases are looked at for instances that stopped without cleaning up (a crash, a lost host). */
 export const SWEEP_EVERY_MS = 30_000;

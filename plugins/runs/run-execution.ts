@@ -12,7 +12,7 @@ import type { Requeuer } from './run-requeue.js';
 import { nextTurn, type BusyRetryLimits } from './run-retry.js';
 import type { RunOptions, RunServiceDeps } from './run-service.js';
 import type { LocalStart } from './run-worker.js';
-import { requeuedRecord } from '../../kernel/execution-requeue.js';
+import { requeuedRecord } from '../../layers/execution-requeue/requeued-record.js';
 import { outputOf, proxyOptionsOf, variablesOf } from './task-options.js';
 import { deliverWebhook } from './webhook.js';
 

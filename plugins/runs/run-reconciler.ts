@@ -1,7 +1,7 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { JobQueue } from '../../kernel/contracts/queue.js';
 import type { ExecutionStore } from '../../kernel/contracts/storage.js';
-import { jobIdOf } from '../../kernel/execution-requeue.js';
+import { jobIdOf } from '../../layers/execution-requeue/requeued-record.js';
 import type { Requeuer } from './run-requeue.js';
 import { RUN_QUEUE } from './run-worker.js';
 

@@ -2,7 +2,7 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import type { JobQueue } from '../../kernel/contracts/queue.js';
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
 import type { ExecutionStore } from '../../kernel/contracts/storage.js';
-import { jobIdOf } from '../../kernel/execution-requeue.js';
+import { jobIdOf } from '../../layers/execution-requeue/requeued-record.js';
 import { RUN_QUEUE } from './run-worker.js';
 
 type Change = (record: ExecutionRecord) => ExecutionRecord | undefined;

@@ -1,5 +1,5 @@
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
-import { retryOf, type Requeue } from '../../kernel/execution-requeue.js';
+import { retryOf, type Requeue } from '../../layers/execution-requeue/requeued-record.js';
 import type { BrowseOutcome } from './browse-run.js';
 
 /** How a run a browser grid turns away is tried again: backoff doubling from the first delay, within both limits. */

@@ -23,7 +23,7 @@ import { createRunWorker, jobOf, RUN_QUEUE, type LocalStart } from './run-worker
 import { createRequeue } from './run-requeue.js';
 import { createReconciler } from './run-reconciler.js';
 import { BUSY_RETRY_LIMITS, type BusyRetryLimits } from './run-retry.js';
-import { jobIdOf } from '../../kernel/execution-requeue.js';
+import { jobIdOf } from '../../layers/execution-requeue/requeued-record.js';
 import type { WebhookOptions } from './webhook.js';
 
 export interface RunOptions {

@@ -4,7 +4,7 @@ import type { QueueJob } from '../../kernel/contracts/queue.js';
 import type { ExecutionRecord, ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
 import type { ExecutionStore, TaskStore } from '../../kernel/contracts/storage.js';
 import type { Instance } from '../instances/decorators.js';
-import { jobIdOf, requeuedAfterDeath } from '../../kernel/execution-requeue.js';
+import { jobIdOf, requeuedAfterDeath } from '../../layers/execution-requeue/requeued-record.js';
 import type { Requeuer } from './run-requeue.js';
 import { LiveRun, RunStop } from './live-run.js';
 import type { RunExecution } from './run-execution.js';

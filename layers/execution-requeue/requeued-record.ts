@@ -1,4 +1,4 @@
-import type { ExecutionLogLine, ExecutionRecord, ExecutionStatus } from './contracts/records.js';
+import type { ExecutionLogLine, ExecutionRecord, ExecutionStatus } from '../../kernel/contracts/records.js';
 
 /**
  * Sending a run back to the queue: the record's side, shared by the runs plugin (a run that ended here, a job given
