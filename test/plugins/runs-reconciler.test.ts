@@ -11,7 +11,7 @@ import { plugins, providers } from '../../app/built-ins.js';
 import { createRunsPlugin } from '../../plugins/runs/index.js';
 import { RUN_QUEUE } from '../../plugins/runs/run-worker.js';
 import { chromiumOrSkip } from '../../testing/browser.contract.js';
-import { queueUnavailable, REDIS_URL, type SharedQueue } from '../e2e/queue-cluster.js';
+import { dropRedisPrefix, queueUnavailable, REDIS_URL, type SharedQueue } from '../e2e/queue-cluster.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres-database.js';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
@@ -47,13 +47,7 @@ for (const queue of ['pg-boss', 'bullmq'] as SharedQueue[]) {
       await svc?.close();
       await db?.drop();
       await pages?.close();
-      if (queue === 'bullmq') {
-        const { Redis } = await import('ioredis');
-        const redis = new Redis(REDIS_URL);
-        const keys = await redis.keys(`${prefix}:*`);
-        if (keys.length > 0) await redis.del(...keys);
-        await redis.quit();
-      }
+      if (queue === 'bullmq') await dropRedisPrefix(prefix);
     });
 
     it('is enqueued by the reconciler and runs exactly once', async (t) => {
