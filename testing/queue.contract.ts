@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import type { JobQueue, QueueJob } from '../kernel/contracts/queue.js';
 import { spawnQueueWorker, type QueueChildSpec } from './queue-child.js';
+import { delayCases } from './queue-delay-cases.js';
 import { leaseCases } from './queue-lease-cases.js';
 import { topicCases } from './queue-topic-cases.js';
 
@@ -47,6 +48,7 @@ export function queueContract(name: string, factory: QueueFixtureFactory): void 
     after(async () => { await Promise.all(fixtures.map((f) => f.close())); });
     topicCases(name, setup);
     leaseCases(name, setup, LEASE_MS);
+    delayCases(name, setup);
 
     it('delivers every job exactly once across concurrent workers', async () => {
       const fixture = await setup();

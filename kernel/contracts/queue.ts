@@ -1,8 +1,9 @@
 /**
  * The queue contract's version (`major.minor`, see provider.ts), and the oldest a queue may be built for. 1.1: the
- * optional `publish` and `subscribe` (messages to every process on the engine), and `QueueJob.signal`.
+ * optional `publish` and `subscribe` (messages to every process on the engine), and `QueueJob.signal`. 1.2: the optional
+ * `EnqueueOptions.delayMs` (with `capabilities.delay`).
  */
-export const QUEUE_CONTRACT_VERSION = '1.1';
+export const QUEUE_CONTRACT_VERSION = '1.2';
 export const QUEUE_CONTRACT_ACCEPTS = '1.0';
 
 /**
@@ -19,7 +20,16 @@ export interface EnqueueOptions {
    * cancelled), enqueueing another with it adds nothing and resolves to null.
    */
   key?: string;
+  /**
+   * Optional (1.2, where `capabilities.delay`): no worker takes the job sooner than this many milliseconds from now
+   * (0 to MAX_DELAY_MS; a RangeError beyond), on the engine's clock. Meanwhile it is `queued` and `cancel` removes it.
+   * It may start up to a poll interval (a few seconds) later than asked.
+   */
+  delayMs?: number;
 }
+
+/** The longest `EnqueueOptions.delayMs`: one day. */
+export const MAX_DELAY_MS = 24 * 3600 * 1000;
 
 /** Where a job is: waiting for a worker, held by one, or ended. */
 export type JobState = 'queued' | 'active' | 'completed' | 'failed' | 'cancelled';
@@ -73,6 +83,8 @@ export interface QueueCapabilities {
    * worker that dies gives its jobs back after its lease. When false (in-process) jobs live and die with the process.
    */
   durable: boolean;
+  /** Optional (1.2): `EnqueueOptions.delayMs` is honoured. Absent or false: the caller waits itself before enqueueing. */
+  delay?: boolean;
 }
 
 /** Receives the messages of a topic (see `JobQueue.subscribe`). */

@@ -79,6 +79,16 @@ export const Output = Type.Object({
 }, { additionalProperties: false });
 export type Output = Static<typeof Output>;
 
+/** The statuses a task may ask to retry (`retries.on`). */
+export const RETRY_ON = ['interrupted', 'error', 'timeout'] as const;
+/** Run the task again when a run ends in one of `on` (default: only `interrupted`, its worker died), `max` times. */
+export const Retries = Type.Object({
+  max: Type.Integer({ minimum: 0, maximum: 10, description: 'runs again at most this many times' }),
+  delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000, description: 'wait before each retry; default 0' })),
+  on: Type.Optional(Type.Array(Type.Enum([...RETRY_ON]), { minItems: 1, maxItems: 3, uniqueItems: true, description: "default ['interrupted']" })),
+}, { additionalProperties: false });
+export type Retries = Static<typeof Retries>;
+
 // The task's fields in two groups. Serialisation writes the required fields first, then the optional ones, each
 // in the order given here: the order the answers have always had.
 const taskRequired = {
@@ -102,6 +112,7 @@ const taskOptional = {
   timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000, description: 'whole run; default 120000' })),
   output: Type.Optional(Output),
   record: Type.Optional(Type.Boolean({ description: 'record a video of the run' })),
+  retries: Type.Optional(Retries),
 };
 /** Unknown top-level options are kept as they were sent (the bundle of a newer service), up to this many fields. */
 const taskOpen = { additionalProperties: true, maxProperties: 64 };
@@ -185,9 +196,25 @@ export const Execution = named('Execution', Type.Object({
   startedAt: Type.String({ description: 'ISO 8601' }),
   durationMs: Type.Number(),
   finishedAt: Type.Optional(Type.String({ description: 'ISO 8601; absent while queued or running' })),
+  attempt: Type.Optional(Type.Integer({ minimum: 2, description: "which try this is, once the task's `retries` ran it again" })),
   result: RunResult,
   logs: Type.Array(LogLine),
 }, { additionalProperties: true }));
+
+/** What a run needs to be enqueued again by any instance, and how often it was. Internal (never answered). */
+export interface ExecutionQueueing {
+  /** The run's job payload (trigger, variables, webhook): what the queue carries. */
+  job: Record<string, unknown>;
+  /** The task's `retries` when the run was queued. */
+  retries?: Retries;
+  /** Times it went back to the queue (any reason): its job id is `<executionId>-<requeues>` past the first. */
+  requeues?: number;
+  /** Times a browser grid turned it away in a row, and since when (ISO). */
+  busy?: number;
+  busySince?: string;
+  /** Not to be taken before this (ISO): a retry's or a busy grid's wait. */
+  notBefore?: string;
+}
 
 /** One run of a task as stored. */
 export type ExecutionRecord = Static<typeof Execution> & {
@@ -202,6 +229,8 @@ export type ExecutionRecord = Static<typeof Execution> & {
    * record still holds it, so an instance cut off from the others cannot overwrite an end they recorded. Internal.
    */
   runToken?: string;
+  /** How the run goes back to the queue (retries, a busy browser grid, the reconciler). Internal. */
+  queueing?: ExecutionQueueing;
   [extra: string]: unknown;
 };
 

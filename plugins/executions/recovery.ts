@@ -2,6 +2,7 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import type { ExecutionStatus } from '../../kernel/contracts/records.js';
 import type { ExecutionMarkFilter, ExecutionStore } from '../../kernel/contracts/storage.js';
 import type { Instance } from '../instances/decorators.js';
+import { requeuedAfterDeath } from '../../layers/execution-requeue/requeued-record.js';
 
 /** How often the leases are looked at for instances that stopped without cleaning up (a crash, a lost host). */
 export const SWEEP_EVERY_MS = 30_000;
@@ -30,11 +31,29 @@ export function createRecovery(deps: RecoveryDeps) {
   const log = deps.logger;
   const mark = (filter: ExecutionMarkFilter) => store.markAll(UNFINISHED, 'interrupted', new Date().toISOString(), filter);
 
+  /**
+   * With a shared queue, a dead instance's running runs whose task asked for retries go back to the queue instead
+   * (their records `queued` again; the runs plugin's reconciler enqueues them, unless the job given back does first).
+   */
+  async function requeueRetries(instanceId: string): Promise<number> {
+    if (!deps.sharedQueue) return 0;
+    const requeued: string[] = [];
+    for (const record of await store.list({ status: 'running', limit: 1000 })) {
+      if (record.instanceId !== instanceId || !record.queueing?.retries) continue;
+      const again = await store.update(record.executionId, (current) =>
+        (current.instanceId === instanceId ? requeuedAfterDeath(current, Date.now()) : undefined));
+      if (again?.status === 'queued') requeued.push(record.executionId);
+    }
+    if (requeued.length > 0) log.warn({ requeued, instance: instanceId }, 'runs of an instance that stopped are queued again (their tasks ask for retries)');
+    return requeued.length;
+  }
+
   /** The leftovers of instances whose lease has ended; then their leases go. Resolves to how many runs changed. */
   async function sweep(): Promise<number> {
     let changed = 0;
     const dead = await instance.dead();
     for (const gone of dead) {
+      changed += await requeueRetries(gone.id);
       const n = await mark({ instanceId: gone.id });
       if (n > 0) log.warn({ interrupted: n, instance: gone.id, host: gone.lease.host, reason: gone.reason }, 'executions of an instance that stopped are now interrupted');
       changed += n;

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
+import type { BrowserPool, RetryableRunError } from '../../kernel/contracts/browser-pool.js';
 import { settleWithin } from './settle-within.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
 import type { ExecutionResult, ExecutionStatus } from '../../kernel/contracts/records.js';
@@ -32,6 +32,8 @@ export interface BrowseInput {
 export interface BrowseOutcome {
   status: ExecutionStatus;
   result: ExecutionResult;
+  /** A browser grid turned the run's session away before it began (REMOTE_BROWSER_BUSY): it may be queued again. */
+  busy?: true;
 }
 
 interface PageOutcome {
@@ -166,6 +168,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       return { status: stop.status, result: { data: null, ...where, captures: saved, error: { message: stop.message } } };
     }
     const error = outcome.error;
+    if (!page && (error as RetryableRunError).code === 'REMOTE_BROWSER_BUSY') return { ...failed(messageOf(error)), busy: true };
     return failed(page ? messageOf(error) : `The browser could not open the page: ${messageOf(error)}`,
       error instanceof ActionError ? error.actionIndex : undefined, where);
   } finally {

@@ -29,6 +29,10 @@ export interface RunsPluginOptions {
   webhook?: RunServiceDeps['webhook'];
   /** Final records kept while storage is unavailable: how many, and the retry backoff (tests shorten it). */
   finalRecords?: RunServiceDeps['finalRecords'];
+  /** How a run a browser grid turns away is queued again (tests shorten it). */
+  busyRetry?: RunServiceDeps['busyRetry'];
+  /** How often queued runs without a job are looked for, with a shared queue (tests shorten it). */
+  reconcileEveryMs?: number;
 }
 
 /**
@@ -48,6 +52,7 @@ async function runs(app: FastifyInstance, options: { prefix?: string }, settings
   const channel = services.queue.capabilities.durable ? await openRunChannel(services.queue, logger) : undefined;
   const service = createRunService({
     channel, services, captures: app.captures, proxyRotation, logger, webhook: settings.webhook, finalRecords: settings.finalRecords,
+    busyRetry: settings.busyRetry, reconcileEveryMs: settings.reconcileEveryMs,
     outputs: app.outputs, headfulSession: app.headfulSession, browserSessions: app.browserSessions, instance: app.instance, metrics: app.metrics,
   });
   app.metrics.observeRuns(() => service.manager.counts());
@@ -57,6 +62,7 @@ async function runs(app: FastifyInstance, options: { prefix?: string }, settings
   // Once the whole service is up: from then on this instance takes runs off the queue (not with ROLE=api).
   app.addHook('onReady', async () => {
     if (services.config.role !== 'api') await service.startWorker();
+    service.startReconciling();
   });
   // Before the server stops listening: in-flight `POST .../api` requests still get their (final) answers.
   app.addHook('preClose', async () => {

@@ -54,6 +54,11 @@ export class LiveRun {
     this.events.emit('log', line);
   }
 
+  /** Takes up the stored lines of an earlier attempt (a run queued again, taken by another worker). */
+  resume(lines: ExecutionLogLine[]): void {
+    this.logs.push(...lines.slice(0, MAX_LOG_LINES));
+  }
+
   setStatus(status: ExecutionStatus): void {
     this.status = status;
     this.events.emit('status', status);

@@ -8,7 +8,11 @@ import { answerOfRecord, recordEnd, UNFINISHED } from './record-answer.js';
 import { claimRun, fenced, newRunToken } from './run-fence.js';
 import type { RunBroadcast } from './run-broadcast.js';
 import type { RunManager } from './run-manager.js';
+import type { Requeuer } from './run-requeue.js';
+import { nextTurn, type BusyRetryLimits } from './run-retry.js';
 import type { RunOptions, RunServiceDeps } from './run-service.js';
+import type { LocalStart } from './run-worker.js';
+import { requeuedRecord } from '../../layers/execution-requeue/requeued-record.js';
 import { outputOf, proxyOptionsOf, variablesOf } from './task-options.js';
 import { deliverWebhook } from './webhook.js';
 
@@ -21,9 +25,46 @@ export const notStarted = (stop: RunStop): BrowseOutcome => ({ status: stop.stat
  * Runs one run in this process once the queue handed it over (`perform`), and ends any run of this process with
  * its final record, answer, output push and webhook (`finalize`).
  */
-export function createRunExecution(deps: RunServiceDeps & { manager: RunManager; broadcast: RunBroadcast }, finals: FinalRecords) {
+export interface RunExecutionParts {
+  manager: RunManager;
+  broadcast: RunBroadcast;
+  requeuer: Requeuer;
+  /** Runs this process queued (a run sent back to the in-process queue goes back in, to be run as it was). */
+  starts: Map<string, LocalStart>;
+  busyRetry: BusyRetryLimits;
+}
+
+export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, finals: FinalRecords) {
   const { services, manager, logger } = deps;
   const store = services.storage.executions;
+  const shared = services.queue.capabilities.durable;
+
+  /**
+   * A run that ended here and may go back to the queue (a busy grid, a retry its task asked for): its record turns
+   * `queued` under the next job id (fenced by the claim), and the job is enqueued. Resolves to the outcome to end
+   * the run with instead, or undefined once it is queued again.
+   */
+  async function requeueIfDue(run: LiveRun, claimed: ExecutionRecord, local: LocalStart, outcome: BrowseOutcome, token: string): Promise<BrowseOutcome | undefined> {
+    // Runs in a browser session stay outside the queue; the in-process queue dies with a stopping process.
+    if (local.options.sessionId !== undefined || !(shared || manager.accepting) || outcome.status === 'cancelled') return outcome;
+    if (!shared && run.signal.aborted) return outcome; // a stopped run cannot be taken again by this process
+    const next = nextTurn(claimed, outcome, deps.busyRetry, Date.now());
+    if ('end' in next) return next.end;
+    const logs = run.storedLogs();
+    if (!shared) deps.starts.set(run.executionId, local);
+    const stored = await deps.requeuer.requeue(run.executionId, fenced(token, (record) =>
+      requeuedRecord(record, { ...next.requeue, logs, ...(shared ? {} : { owner: deps.instance.id }) }), true));
+    if (!stored) {
+      deps.starts.delete(run.executionId);
+      return outcome;
+    }
+    run.log('warn', next.requeue.message);
+    logger.info({ executionId: run.executionId, delayMs: next.requeue.delayMs, attempt: stored.attempt }, 'run sent back to the queue');
+    // In-process, a queued run stays live here (cancel, events, shutdown find it); shared, the queue has it.
+    if (shared) manager.unregister(run);
+    run.setStatus('queued');
+    return undefined;
+  }
 
   async function pushIfAsked(run: LiveRun, task: TaskRecord, outcome: BrowseOutcome): Promise<OutputReport | undefined> {
     const option = outputOf(task);
@@ -135,7 +176,8 @@ export function createRunExecution(deps: RunServiceDeps & { manager: RunManager;
       logger.error({ err: error, executionId: run.executionId }, 'a run failed unexpectedly');
       outcome = { status: 'error', result: { data: null, captures: [], error: { message: `Internal error: ${messageOf(error)}` } } };
     }
-    return finalize(run, task, options, outcome, startedMs, token);
+    const end = await requeueIfDue(run, claim.record, { run, task, options, withContext }, outcome, token);
+    return end && finalize(run, task, options, end, startedMs, token);
   }
 
   return { perform, finalize, contextSource };

@@ -20,6 +20,10 @@ import type { RunChannel } from './run-channel.js';
 import { createFollowers } from './run-followers.js';
 import { createRunManager } from './run-manager.js';
 import { createRunWorker, jobOf, RUN_QUEUE, type LocalStart } from './run-worker.js';
+import { createRequeue } from './run-requeue.js';
+import { createReconciler } from './run-reconciler.js';
+import { BUSY_RETRY_LIMITS, type BusyRetryLimits } from './run-retry.js';
+import { jobIdOf } from '../../layers/execution-requeue/requeued-record.js';
 import type { WebhookOptions } from './webhook.js';
 
 export interface RunOptions {
@@ -59,10 +63,19 @@ export interface RunServiceDeps {
   finalRecords?: FinalRecordLimits;
   /** The instances' run channel (a shared queue with topics): events and cancels reach every instance. */
   channel?: RunChannel;
+  /** How a run a browser grid turns away is queued again (tests shorten it); the defaults otherwise. */
+  busyRetry?: BusyRetryLimits;
+  /** How often (ms) queued runs without a job are looked for (shared queue); default 15000. */
+  reconcileEveryMs?: number;
 }
 
 export type RunService = ReturnType<typeof createRunService>;
 
+/** A run's job payload without its id (the record holds it): what `queueing.job` keeps. */
+const queuedJob = (options: RunOptions) => {
+  const { executionId: _id, ...job } = jobOf('', options);
+  return job;
+};
 const newExecutionId = () => `exec_${crypto.randomBytes(12).toString('base64url')}`;
 const SHUTDOWN_STOP = () => new RunStop('cancelled', 'The service is shutting down; the run had not started');
 const LEASE_LOST_STOP = () => new RunStop('interrupted',
@@ -86,11 +99,14 @@ export function createRunService(deps: RunServiceDeps) {
   const broadcast = createRunBroadcast(deps.channel, manager, (run) => void stopLocal(run).catch((error: unknown) => {
     logger.warn({ err: error, executionId: run.executionId }, 'cancelling a run asked by another instance failed');
   }));
-  const execution = createRunExecution({ ...deps, manager, broadcast }, finals);
   const starts = new Map<string, LocalStart>();
+  const requeuer = createRequeue({ queue, store, logger });
+  const reconciler = shared ? createReconciler({ queue, store, requeuer, logger }) : undefined;
+  const execution = createRunExecution({ ...deps, manager, broadcast, requeuer, starts, busyRetry: deps.busyRetry ?? BUSY_RETRY_LIMITS }, finals);
   const followers = createFollowers(store, finals, (executionId) => starts.delete(executionId));
   followerCount = () => followers.size;
-  const handle = createRunWorker({ executions: store, tasks: services.storage.tasks, instance: deps.instance, execution, manager, starts, logger });
+  const handle = createRunWorker({ executions: store, tasks: services.storage.tasks, instance: deps.instance, execution, manager, starts, requeuer, logger });
+  let stopReconciling = () => {};
   let worker: QueueWorker | undefined;
   // Before the others may take this instance for dead (and mark its runs interrupted), its runs stop here.
   deps.instance.onLeaseLost(() => {
@@ -103,10 +119,17 @@ export function createRunService(deps: RunServiceDeps) {
     await execution.finalize(local.run, local.task, local.options, notStarted(stop));
   };
 
+  /** Removes a queued run's job from the queue: that of its first turn, or of the turn its record names (requeued). */
+  async function cancelJob(executionId: string): Promise<boolean> {
+    if (await queue.cancel(RUN_QUEUE, executionId)) return true;
+    const record = await store.get(executionId);
+    return record?.status === 'queued' && jobIdOf(record) !== executionId && queue.cancel(RUN_QUEUE, jobIdOf(record));
+  }
+
   /** Stops a run of this process on request: one still in the queue leaves it, a running one is aborted. */
   async function stopLocal(run: LiveRun): Promise<void> {
     const local = run.status === 'queued' ? starts.get(run.executionId) : undefined;
-    if (local && (await queue.cancel(RUN_QUEUE, run.executionId))) await endQueued(local, new RunStop('cancelled', 'Cancelled on request'));
+    if (local && (await cancelJob(run.executionId))) await endQueued(local, new RunStop('cancelled', 'Cancelled on request'));
     else run.controller.abort(new RunStop('cancelled', 'Cancelled on request'));
   }
 
@@ -122,6 +145,8 @@ export function createRunService(deps: RunServiceDeps) {
       startedAt: now, queuedAt: now, mode: task.mode, durationMs: 0, result: {}, logs: [],
       // Whose run it is, for recovery and the schedules' overlap check; in a shared queue, nobody's until taken.
       ...(shared && !pinned ? {} : { instanceId: deps.instance.id }),
+      // What any instance needs to enqueue it again (retries, the reconciler): internal, never answered.
+      queueing: { job: queuedJob(options), ...(task.retries ? { retries: task.retries } : {}) },
     });
     run.log('info', `queued (trigger: ${options.trigger})`);
     logger.info({ executionId: run.executionId, taskId: task.id, trigger: options.trigger }, 'run queued');
@@ -147,7 +172,7 @@ export function createRunService(deps: RunServiceDeps) {
 
   /** Cancels a queued run of a shared queue that no instance has taken; false when one has. */
   async function cancelShared(executionId: string): Promise<boolean> {
-    if (!shared || !(await queue.cancel(RUN_QUEUE, executionId))) return false;
+    if (!shared || !(await cancelJob(executionId))) return false;
     const local = starts.get(executionId);
     if (local) {
       await endQueued(local, new RunStop('cancelled', 'Cancelled on request'));
@@ -171,17 +196,24 @@ export function createRunService(deps: RunServiceDeps) {
       worker = await queue.work(RUN_QUEUE, { concurrency: services.config.maxConcurrentRuns }, handle);
     },
 
+    /** With a shared queue: enqueues, now and then every so often, queued runs that have no job (see run-reconciler.ts). */
+    startReconciling(): void {
+      if (reconciler) stopReconciling = reconciler.every(deps.reconcileEveryMs);
+    },
+
     /**
      * Shutdown: takes no more runs; queued ones are cancelled (in-process queue) or stay queued for the other
      * instances (shared queue); running ones get `graceMs`, then end `interrupted`.
      */
     async shutdown(graceMs: number): Promise<void> {
+      stopReconciling();
+      requeuer.stop();
       const stopping = worker?.stop();
       await manager.shutdown(graceMs, async (queued) => {
         followers.stopAll(Errors.SHUTTING_DOWN());
         for (const run of queued) {
           const local = starts.get(run.executionId);
-          if (local && (await queue.cancel(RUN_QUEUE, run.executionId).catch(() => false))) await endQueued(local, SHUTDOWN_STOP());
+          if (local && (await cancelJob(run.executionId).catch(() => false))) await endQueued(local, SHUTDOWN_STOP());
           else run.controller.abort(SHUTDOWN_STOP());
         }
       });

@@ -4,6 +4,8 @@ import type { QueueJob } from '../../kernel/contracts/queue.js';
 import type { ExecutionRecord, ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
 import type { ExecutionStore, TaskStore } from '../../kernel/contracts/storage.js';
 import type { Instance } from '../instances/decorators.js';
+import { jobIdOf, requeuedAfterDeath } from '../../layers/execution-requeue/requeued-record.js';
+import type { Requeuer } from './run-requeue.js';
 import { LiveRun, RunStop } from './live-run.js';
 import type { RunExecution } from './run-execution.js';
 import type { RunManager } from './run-manager.js';
@@ -37,6 +39,7 @@ export interface RunWorkerDeps {
   manager: RunManager;
   /** Runs this process queued, by execution id; the worker takes an entry out when it takes the job. */
   starts: Map<string, LocalStart>;
+  requeuer: Requeuer;
   logger: Logger;
 }
 
@@ -65,19 +68,33 @@ export function createRunWorker(deps: RunWorkerDeps) {
     if (manager.get(record.executionId)) return; // this process runs it: its lease lapsed meanwhile
     const owner = record.instanceId;
     if (owner !== undefined && owner !== deps.instance.id && (await deps.instance.live()).has(owner)) return;
+    const mine = (current: ExecutionRecord) => current.status === 'running' && current.instanceId === owner;
+    // The task asked for retries: back to the queue (next attempt) rather than `interrupted`.
+    const again = await deps.requeuer.requeue(record.executionId, (current) => (mine(current) ? requeuedAfterDeath(current, Date.now()) : undefined));
+    if (again) {
+      logger.warn({ executionId: record.executionId, owner, attempt: again.attempt }, 'a run whose instance stopped is queued again (its task asks for retries)');
+      return;
+    }
     const finishedAt = new Date().toISOString();
     const marked = await executions.update(record.executionId, (current) =>
-      current.status === 'running' && current.instanceId === owner ? { ...current, status: 'interrupted', finishedAt } : undefined);
+      mine(current) ? { ...current, status: 'interrupted', finishedAt } : undefined);
     if (marked?.status === 'interrupted') logger.warn({ executionId: record.executionId, owner }, 'a run whose instance stopped is now interrupted');
   }
 
-  async function fromRecord(job: RunJob, signal: AbortSignal | undefined): Promise<void> {
+  async function fromRecord(job: RunJob, jobId: string, signal: AbortSignal | undefined): Promise<void> {
     const record = await executions.get(job.executionId);
     if (!record) return; // removed while it waited
+    // A job of an earlier turn (given back after the run went back to the queue): the record's own job runs it,
+    // enqueued now in case the sweep queued the record again without it (the same id adds nothing).
+    if (jobIdOf(record) !== jobId) {
+      if (record.status === 'queued' && record.instanceId === undefined) await deps.requeuer.enqueue(record);
+      return;
+    }
     if (record.status === 'running') return abandoned(record);
     if (record.status !== 'queued') return; // ended while it waited
     const run = new LiveRun(record.executionId, record.taskId);
-    run.log('info', `queued (trigger: ${record.trigger})`);
+    if (record.logs.length > 0) run.resume(record.logs); // an earlier attempt's lines
+    else run.log('info', `queued (trigger: ${record.trigger})`);
     const { executionId: _id, ...options } = { ...job, trigger: job.trigger ?? record.trigger } satisfies RunJob;
     const task = await deps.tasks.get(record.taskId);
     manager.register(run);
@@ -92,7 +109,7 @@ export function createRunWorker(deps: RunWorkerDeps) {
 
   return async (job: QueueJob<RunJob>): Promise<void> => {
     const local = deps.starts.get(job.payload.executionId);
-    if (!local) return fromRecord(job.payload, job.signal);
+    if (!local) return fromRecord(job.payload, job.id, job.signal);
     deps.starts.delete(job.payload.executionId);
     manager.register(local.run);
     stopOnLeaseLoss(local.run, job.signal);

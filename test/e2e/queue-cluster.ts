@@ -87,13 +87,16 @@ export async function createCluster(queue: SharedQueue): Promise<Cluster> {
       await Promise.all(procs.map((proc) => proc.stop('SIGKILL')));
       await db.drop();
       await Promise.all(dirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
-      if (queue === 'bullmq') {
-        const { Redis } = await import('ioredis');
-        const redis = new Redis(REDIS_URL);
-        const keys = await redis.keys(`${prefix}:*`);
-        if (keys.length > 0) await redis.del(...keys);
-        await redis.quit();
-      }
+      if (queue === 'bullmq') await dropRedisPrefix(prefix);
     },
   };
+}
+
+/** Removes the Redis keys of a BullMQ queue prefix (QUEUE_PREFIX) a test used. */
+export async function dropRedisPrefix(prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
 }

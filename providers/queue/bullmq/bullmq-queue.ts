@@ -120,7 +120,7 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Jo
   let stopping: Promise<void> | undefined;
   return {
     id: 'bullmq',
-    capabilities: { durable: true },
+    capabilities: { durable: true, delay: true },
 
     async enqueue<P>(name: string, payload: P, enqueueOptions: EnqueueOptions = {}) {
       checkEnqueue(name, enqueueOptions);
@@ -129,7 +129,7 @@ export async function createBullmqQueue(options: BullmqQueueOptions): Promise<Jo
       if (enqueueOptions.id !== undefined && (await queue.getJob(id))) return null;
       const data: StoredJob = { id, payload: payload === undefined ? null : payload };
       const job = await queue.add('job', data, {
-        jobId: id, attempts: 1,
+        jobId: id, attempts: 1, ...(enqueueOptions.delayMs ? { delay: Math.round(enqueueOptions.delayMs) } : {}),
         removeOnComplete: { age: KEEP_ENDED_S, count: KEEP_ENDED_COUNT }, removeOnFail: { age: KEEP_ENDED_S, count: KEEP_ENDED_COUNT },
         ...(enqueueOptions.key === undefined ? {} : { deduplication: { id: enqueueOptions.key } }),
       });

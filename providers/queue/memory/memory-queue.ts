@@ -8,6 +8,8 @@ interface MemoryJob {
   payload: unknown;
   key?: string;
   state: JobState;
+  /** While it waits out its `delayMs`: the timer that puts it in line. */
+  timer?: NodeJS.Timeout;
 }
 
 interface MemoryWorker {
@@ -89,7 +91,7 @@ export function createMemoryQueue(): JobQueue {
 
   return {
     id: 'memory',
-    capabilities: { durable: false },
+    capabilities: { durable: false, delay: true },
 
     async enqueue<P>(queue: string, payload: P, options: EnqueueOptions = {}) {
       checkEnqueue(queue, options);
@@ -101,8 +103,13 @@ export function createMemoryQueue(): JobQueue {
       const job: MemoryJob = { id, payload: jsonCopy(payload), state: 'queued', ...(options.key === undefined ? {} : { key: options.key }) };
       l.jobs.set(id, job);
       if (options.key !== undefined) l.keys.set(options.key, job);
-      l.waiting.push(job);
-      dispatch(queue, l);
+      const line = () => {
+        delete job.timer;
+        l.waiting.push(job);
+        dispatch(queue, l);
+      };
+      if (options.delayMs) job.timer = setTimeout(line, options.delayMs);
+      else line();
       return id;
     },
 
@@ -137,7 +144,8 @@ export function createMemoryQueue(): JobQueue {
       const l = lanes.get(queue);
       const job = l?.jobs.get(jobId);
       if (!l || job?.state !== 'queued') return false;
-      l.waiting.splice(l.waiting.indexOf(job), 1);
+      if (job.timer) clearTimeout(job.timer);
+      else l.waiting.splice(l.waiting.indexOf(job), 1);
       end(l, job, 'cancelled');
       return true;
     },
@@ -161,6 +169,7 @@ export function createMemoryQueue(): JobQueue {
 
     async stop() {
       listeners.clear();
+      for (const l of lanes.values()) for (const job of l.jobs.values()) clearTimeout(job.timer);
       await Promise.all([...workers].map((worker) => worker.stop()));
     },
   };

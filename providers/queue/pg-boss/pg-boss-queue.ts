@@ -82,33 +82,35 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
   let publishing: Promise<unknown> = Promise.resolve();
 
   /** Sends within `client`'s transaction after checking no job of `key` is queued or active (one at a time per key). */
-  async function sendOnce(client: pg.PoolClient, queue: string, data: StoredJob, key: string, id: string): Promise<string | null> {
+  async function sendOnce(client: pg.PoolClient, queue: string, data: StoredJob, key: string, id: string, later: { startAfter?: number }): Promise<string | null> {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${schema}:${queue}:${key}`]);
     const { rows } = await client.query(
       `SELECT 1 FROM ${schema}.job WHERE name = $1 AND singleton_key = $2 AND state <= 'active' LIMIT 1`, [queue, key]);
     if (rows.length > 0) return null;
     const db = { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
-    return boss.send(queue, data as unknown as object, { id, singletonKey: key, db });
+    return boss.send(queue, data as unknown as object, { id, singletonKey: key, db, ...later });
   }
 
   let stopping: Promise<void> | undefined;
   return {
     id: 'pg-boss',
-    capabilities: { durable: true },
+    capabilities: { durable: true, delay: true },
 
     async enqueue<P>(queue: string, payload: P, enqueueOptions: EnqueueOptions = {}) {
       checkEnqueue(queue, enqueueOptions);
       await ensureQueue(queue);
       const id = enqueueOptions.id ?? crypto.randomUUID();
       const data: StoredJob = { id, payload: payload === undefined ? null : payload };
+      // Seconds from the database's now() (pg-boss casts a number to an interval): no host clock involved.
+      const later = enqueueOptions.delayMs ? { startAfter: enqueueOptions.delayMs / 1000 } : {};
       let sent: string | null;
       if (enqueueOptions.key === undefined) {
-        sent = await boss.send(queue, data as unknown as object, { id: engineId(queue, id) });
+        sent = await boss.send(queue, data as unknown as object, { id: engineId(queue, id), ...later });
       } else {
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
-          sent = await sendOnce(client, queue, data, enqueueOptions.key, engineId(queue, id));
+          sent = await sendOnce(client, queue, data, enqueueOptions.key, engineId(queue, id), later);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK').catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { EnqueueOptions, WorkerOptions } from '../../../kernel/contracts/queue.js';
+import { MAX_DELAY_MS, type EnqueueOptions, type WorkerOptions } from '../../../kernel/contracts/queue.js';
 
 /** The lease of a worker that names none (kernel/contracts/queue.ts). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -15,6 +15,8 @@ export function checkEnqueue(queue: string, options: EnqueueOptions = {}): void 
   checkQueueName(queue);
   if (options.id !== undefined && !JOB_ID.test(options.id)) throw new TypeError(`job id "${options.id}" must be 1 to 128 letters, digits, "_" or "-"`);
   if (options.key !== undefined && (options.key.length === 0 || options.key.length > 256)) throw new TypeError('a job key must be 1 to 256 characters');
+  const { delayMs } = options;
+  if (delayMs !== undefined && !(Number.isFinite(delayMs) && delayMs >= 0 && delayMs <= MAX_DELAY_MS)) throw new RangeError(`delayMs ${delayMs} must be from 0 to ${MAX_DELAY_MS}`);
 }
 
 /** The worker's options with the lease filled in; throws a TypeError for values out of range. */
