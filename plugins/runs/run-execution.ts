@@ -96,7 +96,9 @@ export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, fin
     let answer: RunAnswer = { executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs, result: outcome.result };
     const finishedAt = new Date().toISOString();
     const logs = run.storedLogs();
-    const written = await finals.write(run.executionId, fenced(token, (record) => ({
+    // The queueing (the job with the run's variables and webhook) is only for going back to the queue: an ended
+    // run keeps none of it at rest.
+    const written = await finals.write(run.executionId, fenced(token, ({ queueing: _queueing, ...record }) => ({
       ...record, status: outcome.status, finishedAt, durationMs, result: outcome.result, logs, ...(output ? { output } : {}),
     }), true), { answer, logs });
     if (written === 'refused') {

@@ -64,6 +64,8 @@ describe('task retries', { skip: chromium.skip }, () => {
     assert.ok(lines.some((line) => /^ended error \(.*boom.*\): retrying in 0\.2 s \(attempt 2 of 3\)$/.test(line)), lines.join('\n'));
     assert.ok(lines.some((line) => /: retrying in 0\.2 s \(attempt 3 of 3\)$/.test(line)), lines.join('\n'));
     for (const field of ['queueing', 'runToken', 'instanceId']) assert.ok(!(field in record), `${field} is internal`);
+    const stored = await svc.service.services.storage.executions.get(record.executionId);
+    assert.equal(stored?.queueing, undefined, 'an ended run keeps no queueing (its variables) at rest');
   });
 
   it('leaves a run alone when its status is not among `on` (default: interrupted only), or without the option', async () => {
