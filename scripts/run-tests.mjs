@@ -11,7 +11,7 @@ import { findNode24 } from './node24.mjs';
  * or mostly waiting (a real-time schedule, kill -9 rounds, login slow-downs, a silent peer).
  */
 const NODE24_FILES = [/^test\/plugins\//, /^test\/providers\/storage\//, /^test\/kernel\//, /^test\/layers\//, /^test\/app\//];
-const NODE24_LEFT_OUT = /(runs-actions|runner-program|headful|inspector|browser-|cross-site|runs-outbound|runs-memory|runs-error|runs-restart|runs-storage-outage|runs-page-capture|schedules-realtime|import-crash|login-limits|silent-peer|ai-generate-selector|session-run)/;
+const NODE24_LEFT_OUT = /(runs-actions|runner-program|headful|inspector|browser-|cross-site|runs-outbound|runs-memory|runs-error|runs-restart|runs-storage-outage|runs-page-capture|schedules-realtime|import-crash|login-limits|silent-peer|ai-generate-selector|session-run|warm-contexts)/;
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
