@@ -102,6 +102,8 @@ const taskOptional = {
   timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000, description: 'whole run; default 120000' })),
   output: Type.Optional(Output),
   record: Type.Optional(Type.Boolean({ description: 'record a video of the run' })),
+  screenshotOnFailure: Type.Optional(Type.Boolean({ description: 'a screenshot of the page when the run fails; default true' })),
+  trace: Type.Optional(Type.Boolean({ description: 'record a Playwright trace of every run (Playwright engine only)' })),
 };
 /** Unknown top-level options are kept as they were sent (the bundle of a newer service), up to this many fields. */
 const taskOpen = { additionalProperties: true, maxProperties: 64 };
@@ -171,7 +173,9 @@ export const RunResult = named('RunResult', Type.Object({
   error: Type.Optional(Type.Object({
     message: Type.String(),
     actionIndex: Type.Optional(Type.Integer()),
+    screenshot: Type.Optional(Type.String({ description: 'the capture taken when the run failed (also in captures)' })),
   }, { additionalProperties: true })),
+  trace: Type.Optional(Type.String({ description: 'the Playwright trace of the run (`<executionId>_<n>.zip`), when one was asked' })),
 }, { additionalProperties: true }));
 export type ExecutionResult = Static<typeof RunResult> & { [extra: string]: unknown };
 
@@ -187,6 +191,7 @@ export const Execution = named('Execution', Type.Object({
   finishedAt: Type.Optional(Type.String({ description: 'ISO 8601; absent while queued or running' })),
   result: RunResult,
   logs: Type.Array(LogLine),
+  variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'the variables the run was given (over the task\'s): what a re-run sends again' })),
 }, { additionalProperties: true }));
 
 /** One run of a task as stored. */

@@ -12,6 +12,7 @@ export const RunBody = Type.Object({
   webhookUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'receives a POST with the answer after the run' })),
   statelessExecution: Type.Optional(Type.Boolean({ description: 'a clean context: stored cookies are not used or updated' })),
   sessionId: Type.Optional(Type.String({ maxLength: 256, description: 'an open browser session to run in' })),
+  trace: Type.Optional(Type.Boolean({ description: 'record a Playwright trace of this run (as the task option does); 400 with the Puppeteer engine' })),
 }, { additionalProperties: false });
 export type RunBodyInput = Static<typeof RunBody>;
 
