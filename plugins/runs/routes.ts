@@ -5,6 +5,7 @@ import { Errors } from '../../kernel/errors.js';
 import { acceptAnyBody } from './content-types.js';
 import { streamEvents } from './event-stream.js';
 import { prefersRespondAsync } from './prefer.js';
+import { runToHereRoute } from './run-to-here-route.js';
 import type { RunService } from './run-service.js';
 import {
   Cancelled, ErrorBody, ExecutionParams, RunAnswer, RunBody, RunHeaders, RunQueued, TaskParams,
@@ -29,6 +30,7 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
   const { service } = options;
   const { storage } = app.services;
   acceptAnyBody(app);
+  await app.register(runToHereRoute);
 
   app.post('/tasks/:id/api', {
     config: {

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 
 // The run answer is a view of the execution record (kernel/contracts/records.ts).
 export { RunAnswer } from '../../kernel/contracts/records.js';
+import { LogLine, TaskSummary } from '../../kernel/contracts/records.js';
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -32,6 +33,30 @@ export const RunQueued = Type.Object({
     location: { type: 'string', description: '/api/executions/{executionId}' },
     'preference-applied': { type: 'string', description: 'respond-async' },
   },
+});
+
+/** `POST /api/tasks/run-to-here`: the editor's task (saved or not) and the action to stop after. */
+export const RunToHereBody = Type.Object({
+  task: Type.Object({
+    ...Type.Partial(TaskSummary).properties,
+    url: TaskSummary.properties.url,
+    actions: TaskSummary.properties.actions,
+  }, { additionalProperties: true, description: 'the task as the editor holds it; nothing is saved' }),
+  actionIndex: Type.Integer({ minimum: 0, description: 'the last action to run (0-based)' }),
+  variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'over the task variables, as a run\'s' })),
+}, { additionalProperties: false });
+
+export const RunToHereAnswer = Type.Object({
+  status: Type.Union([Type.Literal('success'), Type.Literal('error'), Type.Literal('timeout'), Type.Literal('cancelled')]),
+  actionIndex: Type.Integer(),
+  durationMs: Type.Number(),
+  screenshot: Type.Optional(Type.String({ description: 'the viewport at the end, data:image/png;base64,...' })),
+  finalUrl: Type.Optional(Type.String()),
+  title: Type.Optional(Type.String()),
+  variables: Type.Record(Type.String(), Type.Unknown(), { description: 'the variables at the end (after set actions)' }),
+  output: Type.Optional(Type.Unknown({ description: 'the latest action output (a javascript action\'s value)' })),
+  logs: Type.Array(LogLine),
+  error: Type.Optional(Type.Object({ message: Type.String(), actionIndex: Type.Optional(Type.Integer()) })),
 });
 
 export const Cancelled = Type.Object({ success: Type.Boolean(), status: Type.String() });
