@@ -89,6 +89,26 @@ describe('dashboard: debugging a run', { skip }, () => {
     assert.match(await page.locator('.action-card.failed .action-title').textContent() ?? '', /#missing/);
   });
 
+  it('"Run to here" runs the actions up to the chosen one and shows the page, variables and log in a side panel', async () => {
+    const { page } = session;
+    await page.goto(`/tasks/${taskId}`);
+    await page.getByRole('heading', { name: 'Greets then fails', level: 1 }).waitFor();
+    await page.locator('.action-card').nth(1).getByRole('button', { name: /^Run to here/ }).click();
+    const panel = page.getByRole('complementary', { name: 'Run to action 2' });
+    await panel.locator('.badge.status-success').waitFor({ timeout: 60_000 });
+    await panel.getByRole('img', { name: 'The page after action 2' }).waitFor();
+    assert.equal(await imageLoaded(page, 'The page after action 2'), true);
+    assert.deepEqual(JSON.parse(await panel.getByLabel('Variables').textContent() ?? ''), { who: 'Ada' });
+    const log = await panel.getByRole('log', { name: 'Run to here log' }).innerText();
+    assert.match(log, /action 2 \(click\): #greet/);
+    assert.match(log, /stopped after action 2/);
+    assert.doesNotMatch(log, /#missing/, 'action 3 never ran');
+    const before = (await svc.request('GET', '/api/executions', { apiKey })).body.length;
+    assert.equal(before, 2, 'run to here stores no execution (the two are the runs above)');
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'detached' });
+  });
+
   it('opens the run\'s trace in the viewer served by the service, which shows the run\'s actions', async () => {
     const { page } = session;
     await page.goto(`/executions/${executionId}`);

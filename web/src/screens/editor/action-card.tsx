@@ -17,6 +17,8 @@ export interface ActionCardProps {
   onMove: (to: number) => void;
   onDelete: () => void;
   onFindSelector: () => void;
+  /** Runs the task up to this action and shows where it stopped. */
+  onRunToHere: () => void;
   onDragStart: (event: DragEvent) => void;
   onDragOver: (event: DragEvent) => void;
   onDrop: (event: DragEvent) => void;
@@ -95,6 +97,8 @@ export function ActionCard(props: ActionCardProps) {
           {props.failure && <span class="badge status-error">failed</span>}
         </button>
         <div class="action-tools">
+          <button type="button" class="btn ghost small" aria-label={`Run to here: ${spec.label}, ${position}`} title="Run the task up to this action"
+            onClick={props.onRunToHere}>Run to here</button>
           <button type="button" class="btn ghost icon" disabled={index === 0} aria-label={`Move ${spec.label} up`} onClick={() => props.onMove(index - 1)}>↑</button>
           <button type="button" class="btn ghost icon" disabled={index === count - 1} aria-label={`Move ${spec.label} down`} onClick={() => props.onMove(index + 1)}>↓</button>
           <button type="button" class="btn ghost icon danger-text" aria-label={`Delete ${spec.label}, ${position}`} onClick={props.onDelete}>✕</button>

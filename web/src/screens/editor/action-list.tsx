@@ -17,7 +17,10 @@ export function moveItem<T>(list: T[], from: number, to: number): T[] {
 const focusLater = (selector: string) => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus());
 
 /** The ordered actions: add from the palette, reorder by drag or Alt+Up/Down, edit, disable, delete. */
-export function ActionList(props: { actions: Action[]; onChange: (actions: Action[]) => void; onFindSelector: (index: number) => void; failure?: ActionFailure | null }) {
+export function ActionList(props: {
+  actions: Action[]; onChange: (actions: Action[]) => void; onFindSelector: (index: number) => void; onRunToHere: (index: number) => void;
+  failure?: ActionFailure | null;
+}) {
   const { actions } = props;
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [dragging, setDragging] = useState<string | null>(null);
@@ -79,6 +82,7 @@ export function ActionList(props: { actions: Action[]; onChange: (actions: Actio
             onMove={(to) => move(index, to)}
             onDelete={() => remove(index)}
             onFindSelector={() => props.onFindSelector(index)}
+            onRunToHere={() => props.onRunToHere(index)}
             onDragStart={(event) => {
               setDragging(action.id!);
               event.dataTransfer?.setData('text/plain', action.id!);

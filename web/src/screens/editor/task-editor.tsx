@@ -13,6 +13,7 @@ import { ActionList } from './action-list';
 import { JsonView } from './json-view';
 import { OptionsTab } from './options-tab';
 import { RunPanel } from './run-panel';
+import { RunToHerePanel, useRunToHere } from './run-to-here';
 import { ScheduleTab } from './schedule-tab';
 import { SelectorFinder } from './selector-finder';
 import { blankTask, editableFields, fingerprint, patchBody, problems, withActionIds } from './task-draft';
@@ -37,6 +38,7 @@ export function TaskEditor(props: { id?: string }) {
   const save = useAction();
   const { state: run, start, cancel } = useRun();
   const [showRun, setShowRun] = useState(false);
+  const toHere = useRunToHere();
   const [askVariables, setAskVariables] = useState(false);
   // The action a run failed at: of the run just made here, or of the execution the editor was opened from.
   const [failure, setFailure] = useState<ActionFailure | null>(null);
@@ -120,9 +122,13 @@ export function TaskEditor(props: { id?: string }) {
       {showRun && run.phase !== 'idle' && <RunPanel task={draft} run={run} onCancel={() => void cancel()} onClose={() => setShowRun(false)} />}
       <Tabs label="Task editor" idPrefix="editor" tabs={TABS} active={tab} onChange={(next) => { setDraft((d) => withActionIds(d)); setTab(next); }}>
         {tab === 'canvas' && (
-          <div class="canvas">
-            <TriggerCard task={draft} onChange={change} />
-            <ActionList actions={draft.actions} onChange={(actions) => change({ actions })} onFindSelector={(i) => void openFinder(i)} failure={failure} />
+          <div class={toHere.state ? 'canvas with-side' : 'canvas'}>
+            <div>
+              <TriggerCard task={draft} onChange={change} />
+              <ActionList actions={draft.actions} onChange={(actions) => change({ actions })} onFindSelector={(i) => void openFinder(i)}
+                onRunToHere={(i) => void toHere.start(draft, i)} failure={failure} />
+            </div>
+            {toHere.state && <RunToHerePanel state={toHere.state} onStop={toHere.stop} onClose={toHere.close} />}
           </div>
         )}
         {tab === 'variables' && <VariablesEditor key={revision} variables={draft.variables} onChange={(variables) => change({ variables: Object.keys(variables).length ? variables : undefined })} />}
