@@ -229,6 +229,21 @@ export const RunAnswer = named('RunAnswer', Type.Object({
 }));
 export type RunAnswer = Static<typeof RunAnswer> & { result: ExecutionResult };
 
+/** Where "run to here" (`POST /api/tasks/run-to-here`) stopped: the page, the variables, the last output, the log. */
+export const RunToHereAnswer = named('RunToHereAnswer', Type.Object({
+  status: Type.Unsafe<'success' | 'error' | 'timeout' | 'cancelled'>(Type.Enum(['success', 'error', 'timeout', 'cancelled'])),
+  actionIndex: Type.Integer({ description: 'the last action asked for (0-based)' }),
+  durationMs: Type.Number(),
+  screenshot: Type.Optional(Type.String({ description: 'the viewport at the end, data:image/png;base64,...' })),
+  finalUrl: Type.Optional(Type.String()),
+  title: Type.Optional(Type.String()),
+  variables: Type.Record(Type.String(), Type.Unknown(), { description: 'the variables at the end (after set actions)' }),
+  output: Type.Optional(Type.Unknown({ description: 'the latest action output (a javascript action\'s value)' })),
+  logs: Type.Array(LogLine),
+  error: Type.Optional(Type.Object({ message: Type.String(), actionIndex: Type.Optional(Type.Integer()) })),
+}));
+export type RunToHereAnswer = Static<typeof RunToHereAnswer>;
+
 /** A capture file of a run (screenshot or recording) as every endpoint describes it. */
 export const Capture = named('Capture', Type.Object({
   name: Type.String({ description: '<executionId>_<n>.<png|jpg|webm>; the key for serving and deleting' }),

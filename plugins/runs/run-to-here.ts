@@ -1,5 +1,5 @@
 import { actionLabel } from '../../kernel/action-label.js';
-import type { ExecutionLogLine } from '../../kernel/contracts/records.js';
+import type { ExecutionLogLine, RunToHereAnswer } from '../../kernel/contracts/records.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { ProxyChoice } from '../settings/decorators.js';
 import { checkNavigation, safeUrl } from './browse-run.js';
@@ -20,21 +20,6 @@ export interface RunToHereInput {
   signal: AbortSignal;
 }
 
-/** What the page and the run look like once the actions up to the chosen one ran (or one failed). */
-export interface RunToHereAnswer {
-  status: 'success' | 'error' | 'timeout' | 'cancelled';
-  actionIndex: number;
-  durationMs: number;
-  /** The viewport at the end, `data:image/png;base64,...`, when the page could give one. */
-  screenshot?: string;
-  finalUrl?: string;
-  title?: string;
-  variables: Record<string, unknown>;
-  /** The latest action output (a `javascript` action's value), when an action had one. */
-  output?: unknown;
-  logs: ExecutionLogLine[];
-  error?: { message: string; actionIndex?: number };
-}
 
 export interface RunToHereDeps {
   services: KernelServices;

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 
 // The run answer is a view of the execution record (kernel/contracts/records.ts).
-export { RunAnswer } from '../../kernel/contracts/records.js';
-import { LogLine, TaskSummary } from '../../kernel/contracts/records.js';
+export { RunAnswer, RunToHereAnswer } from '../../kernel/contracts/records.js';
+import { TaskSummary } from '../../kernel/contracts/records.js';
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -45,19 +45,6 @@ export const RunToHereBody = Type.Object({
   actionIndex: Type.Integer({ minimum: 0, description: 'the last action to run (0-based)' }),
   variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'over the task variables, as a run\'s' })),
 }, { additionalProperties: false });
-
-export const RunToHereAnswer = Type.Object({
-  status: Type.Union([Type.Literal('success'), Type.Literal('error'), Type.Literal('timeout'), Type.Literal('cancelled')]),
-  actionIndex: Type.Integer(),
-  durationMs: Type.Number(),
-  screenshot: Type.Optional(Type.String({ description: 'the viewport at the end, data:image/png;base64,...' })),
-  finalUrl: Type.Optional(Type.String()),
-  title: Type.Optional(Type.String()),
-  variables: Type.Record(Type.String(), Type.Unknown(), { description: 'the variables at the end (after set actions)' }),
-  output: Type.Optional(Type.Unknown({ description: 'the latest action output (a javascript action\'s value)' })),
-  logs: Type.Array(LogLine),
-  error: Type.Optional(Type.Object({ message: Type.String(), actionIndex: Type.Optional(Type.Integer()) })),
-});
 
 export const Cancelled = Type.Object({ success: Type.Boolean(), status: Type.String() });
 export { ErrorBody } from '../../kernel/http/error-body.js';

@@ -1,26 +1,12 @@
 import { useRef, useState } from 'preact/hooks';
 import { actionLabel, runErrorText } from '../../../../kernel/action-label.js';
 import { post } from '../../api/client';
-import type { LogLine, Task } from '../../api/types';
+import type { RunToHereAnswer, Task } from '../../api/types';
 import { LogView } from '../../components/log-view';
 import { ResultData } from '../../components/result-data';
 import { Button, ErrorBox, StatusBadge } from '../../components/ui';
 import { formatDuration } from '../../lib/format';
 import { editableFields } from './task-draft';
-
-/** `POST /api/tasks/run-to-here`'s answer. */
-interface RunToHereAnswer {
-  status: string;
-  actionIndex: number;
-  durationMs: number;
-  screenshot?: string;
-  finalUrl?: string;
-  title?: string;
-  variables: Record<string, unknown>;
-  output?: unknown;
-  logs: LogLine[];
-  error?: { message: string; actionIndex?: number };
-}
 
 export interface RunToHereState {
   actionIndex: number;
