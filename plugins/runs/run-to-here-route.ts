@@ -13,14 +13,15 @@ export async function runToHereRoute(scope: FastifyInstance): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const { services, proxyRotation } = app;
   app.post('/tasks/run-to-here', {
-    config: { auth: 'authenticated', errors: [Errors.INVALID_URL] },
+    // PROXY_NOT_FOUND: the task names a proxy the settings do not hold.
+    config: { auth: 'authenticated', errors: [Errors.INVALID_URL, Errors.PROXY_NOT_FOUND] },
     schema: {
       tags: ['runs'],
       operationId: 'runToHere',
       summary: 'Run a task\'s actions up to one (actionIndex, 0-based) in a temporary context, nothing stored; answers the '
         + 'page\'s screenshot, the variables, the log and the last output. Closing the request stops it.',
       body: RunToHereBody,
-      response: { 200: RunToHereAnswer, 400: ErrorBody },
+      response: { 200: RunToHereAnswer, 400: ErrorBody, 404: ErrorBody },
     },
   }, async (request, reply) => {
     const { task, actionIndex, variables } = request.body;
