@@ -54,8 +54,8 @@ export interface ContextLimits {
  * the run first (also when the pool closed).
  */
 export type ContextOutcome<T> =
-  | { status: 'ok'; value: T; videoPath?: string }
-  | { status: 'error' | 'timeout' | 'aborted'; error: Error | RetryableRunError; videoPath?: string };
+  | { status: 'ok'; value: T; videoPath?: string; tracePath?: string }
+  | { status: 'error' | 'timeout' | 'aborted'; error: Error | RetryableRunError; videoPath?: string; tracePath?: string };
 
 /**
  * An `error` outcome's error when no browser could be had for the run for now: `retryable: true` says running
@@ -129,6 +129,8 @@ export interface DedicatedBrowser {
 }
 
 export interface BrowserPool {
+  /** True when its engine records Playwright traces (`ContextOptions.tracePath`); optional, absent: it does not. */
+  readonly traces?: boolean;
   /**
    * On the warm browser, launched on first use (or connected to BROWSER_WS_ENDPOINT: one shared connection, or
    * one per run with BROWSER_REMOTE_MODE=per-run). The context may be a warm one, made ahead for this run alone.

@@ -1,8 +1,9 @@
 /**
  * The browser contract's version (`major.minor`, see provider.ts), and the oldest a driver may be built for.
  * 1.1: `ContextHandle.addCookies` (optional); a connection error may carry `busy: true` (see `BrowserDriver.launch`).
+ * 1.2: `BrowserDriver.traces` and `ContextOptions.tracePath` (optional).
  */
-export const BROWSER_CONTRACT_VERSION = '1.1';
+export const BROWSER_CONTRACT_VERSION = '1.2';
 export const BROWSER_CONTRACT_ACCEPTS = '1.0';
 
 /**
@@ -13,6 +14,8 @@ export const BROWSER_CONTRACT_ACCEPTS = '1.0';
  */
 export interface BrowserDriver {
   readonly id: string;
+  /** True when its contexts record Playwright traces (`ContextOptions.tracePath`, contract 1.2); absent: they do not. */
+  readonly traces?: boolean;
   /**
    * Launches a local browser, or connects when `wsEndpoint` is given. A failed connection is retried with
    * backoff by the kernel, unless the error carries `retryable: false` (trying again cannot help: the
@@ -101,6 +104,12 @@ export interface ContextOptions {
    */
   recordVideoDir?: string;
   /**
+   * Record a Playwright trace (DOM snapshots, network, console, a screenshot per action) of the context into this
+   * zip file, written as the context closes; `close()` then resolves to it as `tracePath`. Only for a driver with
+   * `traces: true`; others ignore it.
+   */
+  tracePath?: string;
+  /**
    * A response announcing more bytes than this (its Content-Length) for a resource a page keeps whole in memory
    * (document, style sheet, script, image, font, fetch or XHR; not media, which streams) is reported to
    * `onFailure` as it arrives. Runs take no downloads in any case.
@@ -132,7 +141,7 @@ export interface ContextHandle {
    * Closes the context and its pages. Resolves to the recorded video's path when recording.
    * May hang on a wedged renderer: callers race it with a timer and kill the browser.
    */
-  close(): Promise<{ videoPath?: string }>;
+  close(): Promise<{ videoPath?: string; tracePath?: string }>;
 }
 
 /** One page. Timeouts are milliseconds; a missed one rejects with an error naming what was awaited. */

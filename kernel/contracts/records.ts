@@ -113,6 +113,8 @@ const taskOptional = {
   output: Type.Optional(Output),
   record: Type.Optional(Type.Boolean({ description: 'record a video of the run' })),
   retries: Type.Optional(Retries),
+  screenshotOnFailure: Type.Optional(Type.Boolean({ description: 'a screenshot of the page when the run fails; default true' })),
+  trace: Type.Optional(Type.Boolean({ description: 'record a Playwright trace of every run (Playwright engine only)' })),
 };
 /** Unknown top-level options are kept as they were sent (the bundle of a newer service), up to this many fields. */
 const taskOpen = { additionalProperties: true, maxProperties: 64 };
@@ -182,7 +184,9 @@ export const RunResult = named('RunResult', Type.Object({
   error: Type.Optional(Type.Object({
     message: Type.String(),
     actionIndex: Type.Optional(Type.Integer()),
+    screenshot: Type.Optional(Type.String({ description: 'the capture taken when the run failed (also in captures)' })),
   }, { additionalProperties: true })),
+  trace: Type.Optional(Type.String({ description: 'the Playwright trace of the run (`<executionId>_<n>.zip`), when one was asked' })),
 }, { additionalProperties: true }));
 export type ExecutionResult = Static<typeof RunResult> & { [extra: string]: unknown };
 
@@ -199,6 +203,7 @@ export const Execution = named('Execution', Type.Object({
   attempt: Type.Optional(Type.Integer({ minimum: 2, description: "which try this is, once the task's `retries` ran it again" })),
   result: RunResult,
   logs: Type.Array(LogLine),
+  variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'the variables the run was given (over the task\'s): what a re-run sends again' })),
 }, { additionalProperties: true }));
 
 /** What a run needs to be enqueued again by any instance, and how often it was. Internal (never answered). */
@@ -252,6 +257,21 @@ export const RunAnswer = named('RunAnswer', Type.Object({
   result: RunResult,
 }));
 export type RunAnswer = Static<typeof RunAnswer> & { result: ExecutionResult };
+
+/** Where "run to here" (`POST /api/tasks/run-to-here`) stopped: the page, the variables, the last output, the log. */
+export const RunToHereAnswer = named('RunToHereAnswer', Type.Object({
+  status: Type.Unsafe<'success' | 'error' | 'timeout' | 'cancelled'>(Type.Enum(['success', 'error', 'timeout', 'cancelled'])),
+  actionIndex: Type.Integer({ description: 'the last action asked for (0-based)' }),
+  durationMs: Type.Number(),
+  screenshot: Type.Optional(Type.String({ description: 'the viewport at the end, data:image/png;base64,...' })),
+  finalUrl: Type.Optional(Type.String()),
+  title: Type.Optional(Type.String()),
+  variables: Type.Record(Type.String(), Type.Unknown(), { description: 'the variables at the end (after set actions)' }),
+  output: Type.Optional(Type.Unknown({ description: 'the latest action output (a javascript action\'s value)' })),
+  logs: Type.Array(LogLine),
+  error: Type.Optional(Type.Object({ message: Type.String(), actionIndex: Type.Optional(Type.Integer()) })),
+}));
+export type RunToHereAnswer = Static<typeof RunToHereAnswer>;
 
 /** A capture file of a run (screenshot or recording) as every endpoint describes it. */
 export const Capture = named('Capture', Type.Object({

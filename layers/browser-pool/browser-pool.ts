@@ -118,7 +118,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }) : undefined;
 
   /** Closes `context`, killing its browser when the close hangs (a wedged renderer). */
-  async function closeContext(handle: BrowserHandle, context: ContextHandle, counted = true): Promise<{ videoPath?: string }> {
+  async function closeContext(handle: BrowserHandle, context: ContextHandle, counted = true): Promise<{ videoPath?: string; tracePath?: string }> {
     try {
       const result = await settleWithin(context.close(), killAfterMs, CLOSE_TIMED_OUT, (error: unknown) => {
         if (handle.isConnected()) logger.warn({ err: error }, 'closing a browser context failed');
@@ -231,9 +231,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     if (context && handle) {
       // The jar is written while the context closes: both are done before the outcome is.
       const cookies = keepCookies && handle.isConnected() ? await readCookies(context, loaded) : undefined;
-      const { videoPath } = await closeContext(handle, context);
+      const { videoPath, tracePath } = await closeContext(handle, context);
       await cookies?.saved;
       if (videoPath) outcome.videoPath = videoPath;
+      if (tracePath) outcome.tracePath = tracePath;
     }
     if (handle) await source.release(handle);
     return outcome;
@@ -250,6 +251,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }
 
   return {
+    traces: options.driver.traces === true,
     cookieJar,
     openContexts: () => open,
     warmContexts: () => warmSlots?.count() ?? 0,

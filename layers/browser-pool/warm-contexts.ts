@@ -202,10 +202,11 @@ export class WarmContexts {
 
 /**
  * What a warm context for a run with `options` must have been made with; undefined when none can serve it: its
- * own proxy (a route of its own, set when the context is made) or a recording (attached to its first page).
+ * own proxy (a route of its own, set when the context is made), a recording (attached to its first page) or a
+ * trace (started with the context).
  */
-export function warmFitOf(options: Pick<ContextOptions, 'viewport' | 'userAgent' | 'proxy' | 'recordVideoDir'>): WarmFit | undefined {
-  if (options.proxy || options.recordVideoDir) return undefined;
+export function warmFitOf(options: Pick<ContextOptions, 'viewport' | 'userAgent' | 'proxy' | 'recordVideoDir' | 'tracePath'>): WarmFit | undefined {
+  if (options.proxy || options.recordVideoDir || options.tracePath) return undefined;
   return { ...(options.viewport ? { viewport: options.viewport } : {}), ...(options.userAgent ? { userAgent: options.userAgent } : {}) };
 }
 

@@ -1,32 +1,34 @@
 import { Errors } from '../../kernel/errors.js';
-import type { CaptureExtension, CaptureType } from './decorators.js';
+import type { CaptureExtension, StoredType } from './decorators.js';
 
 /** An execution id a capture can carry: letters, digits, `_` and `-` only. */
 export const EXECUTION_ID = /^[A-Za-z0-9_-]{1,200}$/;
 /**
- * `<executionId>_<n>.<ext>`; nothing else is ever read, served or deleted. The id may itself hold `_` and
+ * `<executionId>_<n>.<ext>`; nothing else is ever read, served or deleted. A `zip` is a run's Playwright trace: kept,
+ * served and removed with its run's captures, but not listed among them (a capture is a screenshot or a recording). The id may itself hold `_` and
  * digits: the greedy first group leaves the number after the last `_`.
  */
-export const CAPTURE_NAME = /^([A-Za-z0-9_-]+)_(\d+)\.(png|jpg|webm)$/;
+export const CAPTURE_NAME = /^([A-Za-z0-9_-]+)_(\d+)\.(png|jpg|webm|zip)$/;
 export const CAPTURE_NAME_PATTERN = CAPTURE_NAME.source;
 export const MAX_NAME_LENGTH = 256;
 
-export const EXTENSIONS: readonly CaptureExtension[] = ['png', 'jpg', 'webm'];
+export const EXTENSIONS: readonly CaptureExtension[] = ['png', 'jpg', 'webm', 'zip'];
 
 export const CONTENT_TYPES: Record<CaptureExtension, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   webm: 'video/webm',
+  zip: 'application/zip',
 };
 
 export interface ParsedName {
   runId: string;
   n: number;
   ext: CaptureExtension;
-  type: CaptureType;
+  type: StoredType;
 }
 
-export const typeOf = (ext: CaptureExtension): CaptureType => (ext === 'webm' ? 'recording' : 'screenshot');
+export const typeOf = (ext: CaptureExtension): StoredType => (ext === 'zip' ? 'trace' : ext === 'webm' ? 'recording' : 'screenshot');
 
 /** The parts of a capture name, or undefined when `name` is not one (temporary files, strangers). */
 export function parseName(name: string): ParsedName | undefined {

@@ -6,7 +6,7 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import {
   CONTENT_TYPES, EXTENSIONS, checkExecutionId, checkExtension, checkName, parseName, type ParsedName,
 } from './capture-names.js';
-import type { Capture, CaptureExtension, CaptureFilter, Captures } from './decorators.js';
+import type { Capture, CaptureExtension, CaptureFilter, Captures, StoredCapture } from './decorators.js';
 
 export const CAPTURE_URL_PREFIX = '/api/data/captures/';
 /** Executions whose next number is remembered; older ones are probed again from 1. */
@@ -24,7 +24,7 @@ export interface CaptureService extends Captures {
   open(name: string): Promise<OpenedCapture | undefined>;
 }
 
-function describe(info: BlobInfo, parsed: ParsedName): Capture {
+function describe(info: BlobInfo, parsed: ParsedName): StoredCapture {
   return {
     name: info.name, url: CAPTURE_URL_PREFIX + info.name, size: info.size, modified: new Date(info.modifiedMs).toISOString(),
     type: parsed.type, runId: parsed.runId,
@@ -76,7 +76,7 @@ export function createCaptureService(blob: BlobStore, dataDir: string, logger: L
   }
 
   /** Stores `data` under the execution's next name. */
-  function place(executionId: string, ext: CaptureExtension, data: Uint8Array | Readable): Promise<Capture> {
+  function place(executionId: string, ext: CaptureExtension, data: Uint8Array | Readable): Promise<StoredCapture> {
     return serialize(executionId, async () => {
       const name = await claimName(executionId, ext);
       const info = await blob.put(name, data, { contentType: CONTENT_TYPES[ext] });
@@ -108,12 +108,13 @@ export function createCaptureService(blob: BlobStore, dataDir: string, logger: L
 
     async list(filter: CaptureFilter = {}) {
       const wanted = (await captures(filter.runId === undefined ? '' : `${filter.runId}_`)).filter(([, parsed]) =>
-        (filter.runId === undefined || parsed.runId === filter.runId) && (filter.type === undefined || parsed.type === filter.type));
+        (filter.runId === undefined || parsed.runId === filter.runId)
+        && parsed.type !== 'trace' && (filter.type === undefined || parsed.type === filter.type));
       return wanted
         .map(([info, parsed]) => ({ parsed, capture: describe(info, parsed) }))
         .sort((a, b) => b.capture.modified.localeCompare(a.capture.modified) || b.parsed.n - a.parsed.n
           || a.capture.name.localeCompare(b.capture.name))
-        .map((entry) => entry.capture);
+        .map((entry) => entry.capture as Capture); // traces were left out above
     },
 
     async remove(name) {

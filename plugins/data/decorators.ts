@@ -4,7 +4,11 @@ import type { Capture, CaptureType } from '../../kernel/contracts/records.js';
 
 /** A capture file as every endpoint describes it: the record of kernel/contracts/records.ts. */
 export type { Capture, CaptureType };
-export type CaptureExtension = 'png' | 'jpg' | 'webm';
+export type CaptureExtension = 'png' | 'jpg' | 'webm' | 'zip';
+/** What a stored file of a run is: a capture, or the run's Playwright trace (a `zip`, never listed as a capture). */
+export type StoredType = CaptureType | 'trace';
+/** A file of a run as `save` and `adopt` describe it. */
+export type StoredCapture = Omit<Capture, 'type'> & { type: StoredType };
 
 export interface CaptureFilter {
   runId?: string;
@@ -25,13 +29,13 @@ export interface Captures {
    * Writes `data` as the execution's next capture (`n` = one more than the highest number the execution
    * has had in this process, skipping names that exist); readers see it whole or not at all.
    */
-  save(executionId: string, data: Uint8Array, ext: CaptureExtension): Promise<Capture>;
+  save(executionId: string, data: Uint8Array, ext: CaptureExtension): Promise<StoredCapture>;
   /**
    * Moves an existing file (e.g. a finished video) in as the execution's next capture: streams it into the
    * blob store, then removes it. Rejects when `filePath` does not exist.
    */
-  adopt(executionId: string, filePath: string, ext: CaptureExtension): Promise<Capture>;
-  /** Matching captures, newest first (by modification time, then number). */
+  adopt(executionId: string, filePath: string, ext: CaptureExtension): Promise<StoredCapture>;
+  /** Matching captures (screenshots and recordings, never traces), newest first (by modification time, then number). */
   list(filter?: CaptureFilter): Promise<Capture[]>;
   /** Resolves to `false` when no such capture exists. */
   remove(name: string): Promise<boolean>;

@@ -11,7 +11,8 @@ import type { KernelServices } from '../../kernel/services.js';
 import type { Captures } from '../data/decorators.js';
 import { RunStop, type LiveRun } from './live-run.js';
 import { ActionError, cleanErrorMessage, runActions, type RunnerHooks, type RunnerOutput } from './runner/index.js';
-import { extractionScriptOf, fillUrl, timeoutOf, userAgentOf, viewportOf, type RunnableTask } from './task-options.js';
+import { failureShot } from './failure-shot.js';
+import { extractionScriptOf, fillUrl, screenshotOnFailureOf, timeoutOf, userAgentOf, viewportOf, type RunnableTask } from './task-options.js';
 
 export interface BrowseDeps {
   services: KernelServices;
@@ -27,6 +28,8 @@ export interface BrowseInput {
   stateless: boolean;
   /** The pool's, or that of the headful session / the browser session the run asked for. */
   withContext: BrowserPool['withContext'];
+  /** Record a Playwright trace (the caller checked that the engine can). */
+  trace?: boolean;
 }
 
 export interface BrowseOutcome {
@@ -39,6 +42,8 @@ export interface BrowseOutcome {
 interface PageOutcome {
   output?: RunnerOutput;
   failure?: unknown;
+  /** The capture taken when the actions failed. */
+  failureShot?: string;
   finalUrl?: string;
   title?: string;
 }
@@ -73,9 +78,12 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
   const { services, captures } = deps;
   const { run, task } = input;
   const saved: string[] = [];
-  const failed = (message: string, actionIndex?: number, page: Omit<PageOutcome, 'output' | 'failure'> = {}): BrowseOutcome => ({
+  const failed = (message: string, actionIndex?: number, page: Omit<PageOutcome, 'output' | 'failure' | 'failureShot'> = {}, screenshot?: string): BrowseOutcome => ({
     status: 'error',
-    result: { data: null, ...page, captures: saved, error: actionIndex === undefined ? { message } : { message, actionIndex } },
+    result: {
+      data: null, ...page, captures: saved,
+      error: { message, ...(actionIndex === undefined ? {} : { actionIndex }), ...(screenshot === undefined ? {} : { screenshot }) },
+    },
   });
 
   const url = fillUrl(task.url, input.variables);
@@ -94,6 +102,12 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
 
   const timeoutMs = timeoutOf(task);
   const videoDir = task.record === true ? await fs.mkdtemp(path.join(os.tmpdir(), 'taskloom-video-')) : undefined;
+  const traceDir = input.trace ? await fs.mkdtemp(path.join(os.tmpdir(), 'taskloom-trace-')) : undefined;
+  const saveCapture = async (data: Buffer, ext: 'png' | 'jpg') => {
+    const capture = await captures.save(run.executionId, data, ext);
+    saved.push(capture.name);
+    return capture.name;
+  };
   let page: BrowserPage | undefined;
   try {
     const outcome = await input.withContext({
@@ -102,6 +116,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       proxy: proxy ?? undefined,
       keepCookies: !input.stateless,
       recordVideoDir: videoDir,
+      ...(traceDir ? { tracePath: path.join(traceDir, 'trace.zip') } : {}),
     }, async (context, signal): Promise<PageOutcome> => {
       page = await context.newPage();
       run.log('info', `opening ${safeUrl(url)}`);
@@ -113,11 +128,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       }
       const hooks: RunnerHooks = {
         log: (level, message, actionIndex) => run.log(level, message, actionIndex),
-        saveScreenshot: async (data, ext) => {
-          const capture = await captures.save(run.executionId, data, ext);
-          saved.push(capture.name);
-          return capture.name;
-        },
+        saveScreenshot: saveCapture,
         checkNavigation: (target) => checkNavigation(services, target),
         signal,
       };
@@ -129,6 +140,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       } catch (error) {
         if (signal.aborted) throw error;
         result.failure = error;
+        if (screenshotOnFailureOf(task)) result.failureShot = await shootFailure(page, saveCapture, (why) => run.log('warn', why));
       }
       result.finalUrl = page.url();
       const title = await settleWithin(page.title(), TITLE_WAIT_MS, undefined, () => undefined);
@@ -136,6 +148,8 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       return result;
     }, { timeoutMs, signal: run.signal });
 
+    const trace = outcome.tracePath ? await keepTrace(captures, run, outcome.tracePath) : undefined;
+    if (trace) run.log('info', `trace saved as ${trace}`);
     if (outcome.videoPath) {
       try {
         saved.push((await captures.adopt(run.executionId, outcome.videoPath, 'webm')).name);
@@ -151,27 +165,50 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
     }
     const where = lastUrl && lastUrl !== 'about:blank' ? { finalUrl: lastUrl } : {};
 
-    if (outcome.status === 'ok') {
-      const { output, failure, ...reached } = outcome.value;
-      if (failure !== undefined) {
-        return failed(messageOf(failure), failure instanceof ActionError ? failure.actionIndex : undefined, reached);
+    const ending = (): BrowseOutcome => {
+      if (outcome.status === 'ok') {
+        const { output, failure, failureShot: screenshot, ...reached } = outcome.value;
+        if (failure !== undefined) return failed(messageOf(failure), failure instanceof ActionError ? failure.actionIndex : undefined, reached, screenshot);
+        if (output?.stopped) run.log('info', 'stopped by a stop action');
+        return { status: 'success', result: { data: output?.data ?? null, ...reached, captures: saved } };
       }
-      if (output?.stopped) run.log('info', 'stopped by a stop action');
-      return { status: 'success', result: { data: output?.data ?? null, ...reached, captures: saved } };
-    }
-    if (outcome.status === 'timeout') {
-      return { status: 'timeout', result: { data: null, ...where, captures: saved, error: { message: `The run did not finish within ${timeoutMs} ms` } } };
-    }
-    if (outcome.status === 'aborted') {
-      const reason: unknown = run.signal.reason;
-      const stop = reason instanceof RunStop ? reason : new RunStop('interrupted', 'The service stopped while the run was in progress');
-      return { status: stop.status, result: { data: null, ...where, captures: saved, error: { message: stop.message } } };
-    }
-    const error = outcome.error;
-    if (!page && (error as RetryableRunError).code === 'REMOTE_BROWSER_BUSY') return { ...failed(messageOf(error)), busy: true };
-    return failed(page ? messageOf(error) : `The browser could not open the page: ${messageOf(error)}`,
-      error instanceof ActionError ? error.actionIndex : undefined, where);
+      if (outcome.status === 'timeout') {
+        return { status: 'timeout', result: { data: null, ...where, captures: saved, error: { message: `The run did not finish within ${timeoutMs} ms` } } };
+      }
+      if (outcome.status === 'aborted') {
+        const reason: unknown = run.signal.reason;
+        const stop = reason instanceof RunStop ? reason : new RunStop('interrupted', 'The service stopped while the run was in progress');
+        return { status: stop.status, result: { data: null, ...where, captures: saved, error: { message: stop.message } } };
+      }
+      const error = outcome.error;
+      if (!page && (error as RetryableRunError).code === 'REMOTE_BROWSER_BUSY') return { ...failed(messageOf(error)), busy: true };
+      return failed(page ? messageOf(error) : `The browser could not open the page: ${messageOf(error)}`,
+        error instanceof ActionError ? error.actionIndex : undefined, where);
+    };
+    const ended = ending();
+    if (trace) ended.result.trace = trace;
+    return ended;
   } finally {
-    if (videoDir) await fs.rm(videoDir, { recursive: true, force: true }).catch(() => undefined);
+    for (const dir of [videoDir, traceDir]) if (dir) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The failure screenshot, saved as the run's next capture; undefined (with a warn) when none could be had. */
+async function shootFailure(page: BrowserPage, save: (data: Buffer, ext: 'png') => Promise<string>, warn: (why: string) => void): Promise<string | undefined> {
+  const png = await failureShot(page, (why) => warn(`no screenshot of the failure: ${why}`));
+  if (!png) return undefined;
+  return save(png, 'png').catch((error: unknown) => {
+    warn(`keeping the screenshot of the failure failed: ${messageOf(error)}`);
+    return undefined;
+  });
+}
+
+/** Moves the trace file in as the run's capture (`<executionId>_<n>.zip`); undefined (with a warn) when it fails. */
+async function keepTrace(captures: Captures, run: LiveRun, tracePath: string): Promise<string | undefined> {
+  try {
+    return (await captures.adopt(run.executionId, tracePath, 'zip')).name;
+  } catch (error) {
+    run.log('warn', `keeping the trace failed: ${messageOf(error)}`);
+    return undefined;
   }
 }

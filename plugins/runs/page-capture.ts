@@ -31,12 +31,7 @@ export function createPageCapture(deps: PageCaptureDeps): PageCapture {
       const task = input as RunnableTask;
       const variables = variablesOf(task);
       const url = fillUrl(task.url, variables);
-      try {
-        await services.outbound.guard.checkUrl(url);
-      } catch (error) {
-        if (error instanceof OutboundBlockedError) throw Errors.INVALID_URL({ reason: `body.task.url: ${error.reason}` }, { cause: error });
-        throw error;
-      }
+      await checkTaskUrl(services, url);
       const proxy = await deps.chooseProxy(task);
       let release!: () => void;
       const released = new Promise<void>((resolve) => { release = resolve; });
@@ -94,6 +89,16 @@ export function createPageCapture(deps: PageCaptureDeps): PageCapture {
       throw refusedUrl(result.error) ?? result.error;
     },
   };
+}
+
+/** The URL of a task sent in a request body, checked against the outbound rule: 400 INVALID_URL when refused. */
+export async function checkTaskUrl(services: KernelServices, url: string): Promise<void> {
+  try {
+    await services.outbound.guard.checkUrl(url);
+  } catch (error) {
+    if (error instanceof OutboundBlockedError) throw Errors.INVALID_URL({ reason: `body.task.url: ${error.reason}` }, { cause: error });
+    throw error;
+  }
 }
 
 /** A navigate action before the captured one whose URL is invalid or refused: the caller's mistake (400). */

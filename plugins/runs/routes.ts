@@ -5,6 +5,7 @@ import { Errors } from '../../kernel/errors.js';
 import { acceptAnyBody } from './content-types.js';
 import { streamEvents } from './event-stream.js';
 import { prefersRespondAsync } from './prefer.js';
+import { runToHereRoute } from './run-to-here-route.js';
 import type { RunService } from './run-service.js';
 import {
   Cancelled, ErrorBody, ExecutionParams, RunAnswer, RunBody, RunHeaders, RunQueued, TaskParams,
@@ -29,6 +30,7 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
   const { service } = options;
   const { storage } = app.services;
   acceptAnyBody(app);
+  await app.register(runToHereRoute);
 
   app.post('/tasks/:id/api', {
     config: {
@@ -52,12 +54,15 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
       response: { 200: RunAnswer, 202: RunQueued, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody },
     },
   }, async (request, reply) => {
-    const { variables, webhookUrl, statelessExecution, sessionId } = request.body;
+    const { variables, webhookUrl, statelessExecution, sessionId, trace } = request.body;
     const task = await storage.tasks.get(request.params.id);
     if (!task) throw Errors.TASK_NOT_FOUND({ id: request.params.id });
+    if (trace === true && !app.services.browser.traces) {
+      throw Errors.VALIDATION_ERROR({ message: `body.trace: traces need the Playwright engine (BROWSER_ENGINE=playwright); this service runs ${app.services.config.browserEngine}` });
+    }
     if (webhookUrl !== undefined) await service.checkWebhookUrl(webhookUrl);
     const trigger = request.principal.kind === 'session' ? 'dashboard' : 'api';
-    const options = { trigger, variables, webhookUrl, statelessExecution, sessionId } as const;
+    const options = { trigger, variables, webhookUrl, statelessExecution, sessionId, trace } as const;
     if (!prefersRespondAsync(request.headers.prefer)) return service.execute(task, options);
     // The run goes on in the service exactly as when the caller waits (webhook, output push); only the answer differs.
     const { executionId } = await service.start(task, options);

@@ -13,10 +13,13 @@ import { nextTurn, type BusyRetryLimits } from './run-retry.js';
 import type { RunOptions, RunServiceDeps } from './run-service.js';
 import type { LocalStart } from './run-worker.js';
 import { requeuedRecord } from '../../layers/execution-requeue/requeued-record.js';
-import { outputOf, proxyOptionsOf, variablesOf } from './task-options.js';
+import { outputOf, proxyOptionsOf, traceOf, variablesOf } from './task-options.js';
 import { deliverWebhook } from './webhook.js';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Why a run that asked for a trace has none. */
+export const TRACE_NEEDS_PLAYWRIGHT = 'no trace recorded: traces need the Playwright engine (BROWSER_ENGINE=playwright)';
 
 /** A run that ends before it started (cancelled while queued, stopped at shutdown): its outcome. */
 export const notStarted = (stop: RunStop): BrowseOutcome => ({ status: stop.status, result: { data: null, captures: [], error: { message: stop.message } } });
@@ -169,11 +172,16 @@ export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, fin
     try {
       run.setStatus('running');
       run.log('info', 'started');
+      const trace = traceOf(task, options.trace);
+      if (trace && !services.browser.traces) run.log('warn', TRACE_NEEDS_PLAYWRIGHT);
       logger.info({ executionId: run.executionId, taskId: task.id, instanceId: deps.instance.id }, 'run started');
       outcome = await browseRun({
         services, captures: deps.captures,
         chooseProxy: (t, log) => deps.proxyRotation.forTask(proxyOptionsOf(t), { log }),
-      }, { run, task, variables: variablesOf(task, options.variables), stateless: options.statelessExecution === true, withContext });
+      }, {
+        run, task, variables: variablesOf(task, options.variables), stateless: options.statelessExecution === true, withContext,
+        trace: trace && services.browser.traces === true,
+      });
     } catch (error) {
       logger.error({ err: error, executionId: run.executionId }, 'a run failed unexpectedly');
       outcome = { status: 'error', result: { data: null, captures: [], error: { message: `Internal error: ${messageOf(error)}` } } };

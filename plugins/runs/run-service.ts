@@ -36,6 +36,8 @@ export interface RunOptions {
   webhookUrl?: string;
   /** Run in this open browser session (`POST /api/browser/open`); 404 NOT_FOUND when it is not open. */
   sessionId?: string;
+  /** Record a Playwright trace (the task's `trace: true` asks for one too). */
+  trace?: boolean;
 }
 
 export interface StartedRun {
@@ -143,6 +145,7 @@ export function createRunService(deps: RunServiceDeps) {
     await store.insert({
       executionId: run.executionId, taskId: task.id, taskName: task.name, status: 'queued', trigger: options.trigger,
       startedAt: now, queuedAt: now, mode: task.mode, durationMs: 0, result: {}, logs: [],
+      ...(options.variables === undefined ? {} : { variables: options.variables }), // what a re-run sends again
       // Whose run it is, for recovery and the schedules' overlap check; in a shared queue, nobody's until taken.
       ...(shared && !pinned ? {} : { instanceId: deps.instance.id }),
       // What any instance needs to enqueue it again (retries, the reconciler): internal, never answered.

@@ -21,6 +21,7 @@ export interface RunJob {
   variables?: Record<string, unknown>;
   statelessExecution?: boolean;
   webhookUrl?: string;
+  trace?: boolean;
 }
 
 /** A run this process queued: what it was started with (a browser session's context is only here). */
@@ -54,6 +55,7 @@ export const jobOf = (executionId: string, options: RunOptions): RunJob => ({
   ...(options.variables === undefined ? {} : { variables: options.variables }),
   ...(options.statelessExecution === undefined ? {} : { statelessExecution: options.statelessExecution }),
   ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl }),
+  ...(options.trace === undefined ? {} : { trace: options.trace }),
 });
 
 /**

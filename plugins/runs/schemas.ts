@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 
 // The run answer is a view of the execution record (kernel/contracts/records.ts).
-export { RunAnswer } from '../../kernel/contracts/records.js';
+export { RunAnswer, RunToHereAnswer } from '../../kernel/contracts/records.js';
+import { TaskSummary } from '../../kernel/contracts/records.js';
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -12,6 +13,7 @@ export const RunBody = Type.Object({
   webhookUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'receives a POST with the answer after the run' })),
   statelessExecution: Type.Optional(Type.Boolean({ description: 'a clean context: stored cookies are not used or updated' })),
   sessionId: Type.Optional(Type.String({ maxLength: 256, description: 'an open browser session to run in' })),
+  trace: Type.Optional(Type.Boolean({ description: 'record a Playwright trace of this run (as the task option does); 400 with the Puppeteer engine' })),
 }, { additionalProperties: false });
 export type RunBodyInput = Static<typeof RunBody>;
 
@@ -32,6 +34,17 @@ export const RunQueued = Type.Object({
     'preference-applied': { type: 'string', description: 'respond-async' },
   },
 });
+
+/** `POST /api/tasks/run-to-here`: the editor's task (saved or not) and the action to stop after. */
+export const RunToHereBody = Type.Object({
+  task: Type.Object({
+    ...Type.Partial(TaskSummary).properties,
+    url: TaskSummary.properties.url,
+    actions: TaskSummary.properties.actions,
+  }, { additionalProperties: true, description: 'the task as the editor holds it; nothing is saved' }),
+  actionIndex: Type.Integer({ minimum: 0, description: 'the last action to run (0-based)' }),
+  variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'over the task variables, as a run\'s' })),
+}, { additionalProperties: false });
 
 export const Cancelled = Type.Object({ success: Type.Boolean(), status: Type.String() });
 export { ErrorBody } from '../../kernel/http/error-body.js';

@@ -52,6 +52,12 @@ export function proxyOptionsOf(task: RunnableTask): { proxyId?: string; rotatePr
   };
 }
 
+/** A screenshot when the run fails: on unless the task says `screenshotOnFailure: false`. */
+export const screenshotOnFailureOf = (task: RunnableTask): boolean => task.screenshotOnFailure !== false;
+
+/** A Playwright trace of the run: asked by the run, or by the task (`trace: true`). */
+export const traceOf = (task: RunnableTask, asked?: boolean): boolean => asked === true || task.trace === true;
+
 /** Task variables, overridden by the run's. */
 export function variablesOf(task: RunnableTask, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { ...(isObject(task.variables) ? task.variables : {}), ...overrides };

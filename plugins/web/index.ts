@@ -6,6 +6,7 @@ import { definePlugin } from '../../kernel/plugin.js';
 import { IMMUTABLE, REVALIDATE, securityHeaders } from './headers.js';
 import { lazySendFile } from './lazy-send-file.js';
 import { notBuiltPage } from './not-built.js';
+import { registerTraceViewer } from './trace-viewer.js';
 
 /** web/dist next to the sources (tsx) or next to the compiled dist/ (npm start). */
 const CANDIDATES = ['../../web/dist', '../../../web/dist'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
@@ -66,6 +67,7 @@ export function createWebPlugin(options: WebOptions = {}) {
       return sendFile(reply.header('cache-control', REVALIDATE), 'index.html');
     };
 
+    registerTraceViewer(app);
     const config = { auth: 'public' as const };
     const schema = { hide: true };
     app.get('/', { config, schema }, (request, reply) => serve(request, reply, ''));

@@ -31,6 +31,7 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
   const { signal } = hooks;
   if (signal.aborted) throw signal.reason;
   const variables: Record<string, unknown> = { ...input.variables };
+  if (input.watch) input.watch.variables = variables;
   const captures: string[] = [];
   let latest: { value: unknown } | undefined;
   let stopped = false;
@@ -64,6 +65,10 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
       if (stopped) return;
       if (signal.aborted) throw signal.reason;
       const { index, action } = node;
+      if (input.stopAfter !== undefined && index > input.stopAfter) {
+        stopped = true;
+        return;
+      }
       if (action.disabled) {
         const what = node.kind === 'action' ? 'skipped (disabled)'
           : `skipped with its block, actions ${actionNumber(index)}-${actionNumber(node.endIndex)} (disabled)`;
@@ -91,7 +96,10 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
       setVariable(index, action, scope);
     } else {
       const result = await runPageStep(step, { page, hooks, args: { vars: variables, loop } });
-      if (result.hasOutput) latest = { value: result.output };
+      if (result.hasOutput) {
+        latest = { value: result.output };
+        if (input.watch) input.watch.output = latest;
+      }
       if (result.capture !== undefined) captures.push(result.capture);
     }
   }

@@ -20,6 +20,19 @@ export interface RunnerInput {
   extractionScript?: string;
   /** 'scrape' skips the actions and only runs the extraction script (the page is already loaded). */
   mode: string;
+  /**
+   * Run to here: the actions end (as after a `stop`) the first time an action after this index would run; a block
+   * opened at it runs its check (`if`) or count (`foreach`), not its actions.
+   */
+  stopAfter?: number;
+  /** Kept up to date as the actions run, so a caller sees them also when an action fails. */
+  watch?: RunnerWatch;
+}
+
+/** What `RunnerInput.watch` shows: the variables as they are now (after `set`), and the latest action output. */
+export interface RunnerWatch {
+  variables?: Record<string, unknown>;
+  output?: { value: unknown };
 }
 
 export interface RunnerOutput {

@@ -24,6 +24,7 @@ export function createPlaywrightDriver(options: PlaywrightDriverOptions = {}): B
   const { dataDir, logger } = options;
   return {
     id: 'playwright',
+    traces: true,
     launch: async (launchOptions) => (await engine()).launchPlaywright({ ...launchOptions, browserUser: options.browserUser, dataDir, logger }, options.ffmpegPath),
     installedExecutablePath: () => installedPlaywrightChromium(),
     packagedChromium: dataDir && logger ? () => packagedChromium({ dataDir, logger }) : undefined,

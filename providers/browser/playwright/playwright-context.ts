@@ -32,6 +32,7 @@ export async function openPlaywrightContext(
   if (onClosedUnasked) context.on('close', () => { if (!closeAsked) onClosedUnasked(); });
   try {
     if (options.cookies?.length) await context.addCookies(options.cookies.map(toPlaywrightCookie));
+    if (options.tracePath) await context.tracing.start({ screenshots: true, snapshots: true });
   } catch (error) {
     closeAsked = true;
     await context.close().catch(() => undefined);
@@ -55,7 +56,8 @@ export async function openPlaywrightContext(
     async close() {
       try {
         const videoPath = await recording.stop();
-        return { videoPath };
+        const tracePath = options.tracePath ? await stopTracing(context, options.tracePath) : undefined;
+        return { videoPath, tracePath };
       } finally {
         recordings.delete(recording);
         closeAsked = true;
@@ -63,6 +65,16 @@ export async function openPlaywrightContext(
       }
     },
   };
+}
+
+/** Writes the context's trace to `path`; undefined when it could not (the context is closing anyway). */
+async function stopTracing(context: BrowserContext, path: string): Promise<string | undefined> {
+  try {
+    await context.tracing.stop({ path });
+    return path;
+  } catch {
+    return undefined;
+  }
 }
 
 function toPlaywrightCookie(c: BrowserCookie) {

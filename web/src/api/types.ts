@@ -4,7 +4,7 @@
  */
 
 export type {
-  Action, Capture, Credential, ExecutionStatus, Output as OutputTarget, RunAnswer, Schedule, TaskDraft as Task,
+  Action, Capture, Credential, ExecutionStatus, Output as OutputTarget, RunAnswer, RunToHereAnswer, Schedule, TaskDraft as Task,
   TaskListEntry, User, ExecutionLogLine as LogLine, ExecutionRecord as Execution, ExecutionResult as RunResult,
   /** A proxy as answered (the password, when set, is the mask). */
   ProxyRecord as Proxy,

@@ -14,6 +14,12 @@ export interface RunState {
 
 type Queued = Pick<Execution, 'executionId' | 'taskId' | 'status'>;
 
+/** What a run is started with from the dashboard (the run request's own fields). */
+export interface RunRequest {
+  variables?: Record<string, unknown>;
+  trace?: boolean;
+}
+
 const UNFINISHED: ExecutionStatus[] = ['queued', 'running'];
 const RETRY_MS = 1000;
 /** Consecutive failed attempts to reach a run before the panel gives up on it (the run itself goes on). */
@@ -99,13 +105,13 @@ export function useRun() {
     if (following.current === executionId) retry.current = setTimeout(() => follow(executionId, failures), RETRY_MS);
   }
 
-  const start = useCallback(async (taskId: string) => {
+  const start = useCallback(async (taskId: string, request: RunRequest = {}) => {
     following.current = undefined;
     stop();
     setState({ phase: 'starting', logs: [], captures: [] });
     let answer: Queued | RunAnswer;
     try {
-      answer = await post<Queued | RunAnswer>(`/api/tasks/${seg(taskId)}/api`, {}, { headers: { prefer: 'respond-async' } });
+      answer = await post<Queued | RunAnswer>(`/api/tasks/${seg(taskId)}/api`, request, { headers: { prefer: 'respond-async' } });
     } catch (error) {
       return setState((s) => ({ ...s, phase: 'failed', error }));
     }

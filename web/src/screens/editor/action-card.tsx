@@ -9,12 +9,16 @@ export interface ActionCardProps {
   count: number;
   depth: number;
   expanded: boolean;
+  /** The error of the run that failed at this action. */
+  failure?: string;
   dropHint: 'before' | 'after' | null;
   onToggle: () => void;
   onChange: (action: Action) => void;
   onMove: (to: number) => void;
   onDelete: () => void;
   onFindSelector: () => void;
+  /** Runs the task up to this action and shows where it stopped. */
+  onRunToHere: () => void;
   onDragStart: (event: DragEvent) => void;
   onDragOver: (event: DragEvent) => void;
   onDrop: (event: DragEvent) => void;
@@ -76,7 +80,7 @@ export function ActionCard(props: ActionCardProps) {
     props.onMove(index + (event.key === 'ArrowUp' ? -1 : 1));
   };
   return (
-    <li class={`action-card ${action.disabled ? 'disabled' : ''} ${props.dropHint ? `drop-${props.dropHint}` : ''}`}
+    <li class={`action-card ${action.disabled ? 'disabled' : ''} ${props.failure ? 'failed' : ''} ${props.dropHint ? `drop-${props.dropHint}` : ''}`}
       style={{ marginInlineStart: `${props.depth * 1.5}rem` }} data-action-id={action.id} role="group" aria-labelledby={titleId}
       onKeyDown={onKey} onDragOver={props.onDragOver} onDrop={props.onDrop}>
       <div class="action-head">
@@ -85,17 +89,22 @@ export function ActionCard(props: ActionCardProps) {
           <span aria-hidden="true">⋮⋮</span>
         </button>
         <span class="action-index" aria-hidden="true">{actionNumber(index)}</span>
-        <button type="button" class="action-title" id={titleId} aria-expanded={props.expanded} onClick={props.onToggle}>
+        <button type="button" class="action-title" id={titleId} aria-expanded={props.expanded} onClick={props.onToggle}
+          aria-describedby={props.failure ? `${titleId}-failure` : undefined}>
           <strong>{spec.label}</strong>
           <span class="muted summary">{actionSummary(action) || spec.help}</span>
           {action.disabled && <span class="badge">disabled</span>}
+          {props.failure && <span class="badge status-error">failed</span>}
         </button>
         <div class="action-tools">
+          <button type="button" class="btn ghost small" aria-label={`Run to here: ${spec.label}, ${position}`} title="Run the task up to this action"
+            onClick={props.onRunToHere}>Run to here</button>
           <button type="button" class="btn ghost icon" disabled={index === 0} aria-label={`Move ${spec.label} up`} onClick={() => props.onMove(index - 1)}>↑</button>
           <button type="button" class="btn ghost icon" disabled={index === count - 1} aria-label={`Move ${spec.label} down`} onClick={() => props.onMove(index + 1)}>↓</button>
           <button type="button" class="btn ghost icon danger-text" aria-label={`Delete ${spec.label}, ${position}`} onClick={props.onDelete}>✕</button>
         </div>
       </div>
+      {props.failure && <p class="action-failure" id={`${titleId}-failure`}>The last run failed here: {props.failure}</p>}
       {props.expanded && (
         <div class="action-fields">
           {spec.fields.length === 0 && <p class="muted">{spec.help}. No settings.</p>}

@@ -3,6 +3,7 @@ import { actionLabel } from '../../../../kernel/action-label.js';
 import type { Action } from '../../api/types';
 import { announce } from '../../components/dialogs';
 import { ActionCard } from './action-card';
+import type { ActionFailure } from './action-failure';
 import { ACTION_TYPES, depths, newActionId, specOf } from './action-types';
 
 export function moveItem<T>(list: T[], from: number, to: number): T[] {
@@ -16,7 +17,10 @@ export function moveItem<T>(list: T[], from: number, to: number): T[] {
 const focusLater = (selector: string) => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus());
 
 /** The ordered actions: add from the palette, reorder by drag or Alt+Up/Down, edit, disable, delete. */
-export function ActionList(props: { actions: Action[]; onChange: (actions: Action[]) => void; onFindSelector: (index: number) => void }) {
+export function ActionList(props: {
+  actions: Action[]; onChange: (actions: Action[]) => void; onFindSelector: (index: number) => void; onRunToHere: (index: number) => void;
+  failure?: ActionFailure | null;
+}) {
   const { actions } = props;
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [dragging, setDragging] = useState<string | null>(null);
@@ -71,12 +75,14 @@ export function ActionList(props: { actions: Action[]; onChange: (actions: Actio
       <ol class="action-list" aria-describedby="reorder-hint">
         {actions.map((action, index) => (
           <ActionCard key={action.id} action={action} index={index} count={actions.length} depth={levels[index] ?? 0}
+            failure={props.failure?.index === index ? props.failure.message : undefined}
             expanded={expanded.has(action.id!)} dropHint={drop && drop.id === action.id && dragging !== action.id ? drop.where : null}
             onToggle={() => toggle(action.id!)}
             onChange={(next) => props.onChange(actions.map((a, i) => (i === index ? next : a)))}
             onMove={(to) => move(index, to)}
             onDelete={() => remove(index)}
             onFindSelector={() => props.onFindSelector(index)}
+            onRunToHere={() => props.onRunToHere(index)}
             onDragStart={(event) => {
               setDragging(action.id!);
               event.dataTransfer?.setData('text/plain', action.id!);

@@ -51,6 +51,10 @@ export function OptionsTab(props: { task: Task; onChange: (patch: Partial<Task>)
         </div>
         <TextField label="User agent" value={task.userAgent ?? ''} onValue={(v) => props.onChange({ userAgent: v || undefined })} placeholder="the browser's own" />
         <CheckField label="Record a video of the run" checked={task.record === true} onChecked={(on) => props.onChange({ record: on || undefined })} />
+        <CheckField label="Take a screenshot when a run fails" checked={task.screenshotOnFailure !== false}
+          onChecked={(on) => props.onChange({ screenshotOnFailure: on ? undefined : false })} />
+        <CheckField label="Record a Playwright trace of every run (Playwright engine only)" checked={task.trace === true}
+          onChecked={(on) => props.onChange({ trace: on || undefined })} />
         <CheckField label="Rotate proxies" checked={task.rotateProxies === true} onChecked={(on) => props.onChange({ rotateProxies: on || undefined })} />
         <SelectField label="Proxy" value={task.proxyId ?? ''} onValue={(v) => props.onChange({ proxyId: v || undefined })}
           options={[['', 'Default (from Settings)'], ...(proxies.data?.proxies ?? []).map((p): [string, string] => [p.id, p.label ? `${p.label} (${p.server})` : p.server])]} />

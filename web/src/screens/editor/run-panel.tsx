@@ -2,6 +2,7 @@ import { runErrorText } from '../../../../kernel/action-label.js';
 import type { Task } from '../../api/types';
 import { CaptureGrid } from '../../components/capture-grid';
 import { LogView } from '../../components/log-view';
+import { FailureShot, TraceLink } from '../../components/run-debug';
 import { ResultData } from '../../components/result-data';
 import { Button, ErrorBox, StatusBadge } from '../../components/ui';
 import { formatDuration } from '../../lib/format';
@@ -9,7 +10,7 @@ import { linkClick } from '../../lib/router';
 import type { RunState } from '../../lib/use-run';
 
 /** The live run: status, streamed log, then result data, captures and the error if any. */
-export function RunPanel(props: { task: Task; run: RunState; onCancel: () => void; onClose: () => void }) {
+export function RunPanel(props: { task: Pick<Task, 'name'>; run: RunState; onCancel: () => void; onClose: () => void }) {
   const { run } = props;
   const active = run.phase === 'starting' || run.phase === 'running';
   const error = run.answer?.result.error;
@@ -27,6 +28,7 @@ export function RunPanel(props: { task: Task; run: RunState; onCancel: () => voi
             <a class="btn ghost" href={`/executions/${encodeURIComponent(run.executionId)}`} onClick={linkClick}
               title={run.executionId}>Open execution</a>
           )}
+          {run.answer && <TraceLink result={run.answer.result} />}
           {active && run.executionId && <Button variant="danger" onClick={props.onCancel}>Cancel run</Button>}
           {!active && <Button variant="ghost" onClick={props.onClose}>Close</Button>}
         </div>
@@ -38,6 +40,7 @@ export function RunPanel(props: { task: Task; run: RunState; onCancel: () => voi
           <strong>Run failed</strong>: {runErrorText(error)}
         </div>
       )}
+      {run.answer && <FailureShot result={run.answer.result} />}
       {run.answer && (
         <>
           {(run.answer.result.title || run.answer.result.finalUrl) && (

@@ -1,16 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, patch, post, seg } from '../../api/client';
-import type { Schedule, Task } from '../../api/types';
+import type { Execution, Schedule, Task } from '../../api/types';
+import { RunVariablesDialog } from '../../components/run-variables';
 import { announce } from '../../components/dialogs';
 import { Tabs } from '../../components/tabs';
 import { Button, ErrorBox, Loading } from '../../components/ui';
 import { linkClick, navigate, useLeaveGuard } from '../../lib/router';
 import { useAction } from '../../lib/use-async';
-import { useRun } from '../../lib/use-run';
+import { useRun, type RunRequest } from '../../lib/use-run';
+import { failureOf, type ActionFailure } from './action-failure';
 import { ActionList } from './action-list';
 import { JsonView } from './json-view';
 import { OptionsTab } from './options-tab';
 import { RunPanel } from './run-panel';
+import { RunToHerePanel, useRunToHere } from './run-to-here';
 import { ScheduleTab } from './schedule-tab';
 import { SelectorFinder } from './selector-finder';
 import { blankTask, editableFields, fingerprint, patchBody, problems, withActionIds } from './task-draft';
@@ -35,6 +38,10 @@ export function TaskEditor(props: { id?: string }) {
   const save = useAction();
   const { state: run, start, cancel } = useRun();
   const [showRun, setShowRun] = useState(false);
+  const toHere = useRunToHere();
+  const [askVariables, setAskVariables] = useState(false);
+  // The action a run failed at: of the run just made here, or of the execution the editor was opened from.
+  const [failure, setFailure] = useState<ActionFailure | null>(null);
 
   const load = (task: Task) => {
     const ready = withActionIds(task);
@@ -46,7 +53,11 @@ export function TaskEditor(props: { id?: string }) {
   useEffect(() => {
     if (!props.id) return;
     get<Task>(`/api/tasks/${seg(props.id)}`).then(load, setLoadError);
+    const from = new URLSearchParams(location.search).get('execution');
+    if (from) get<Execution>(`/api/executions/${seg(from)}`).then((e) => setFailure(failureOf(e.result)), () => undefined);
   }, [props.id]);
+
+  useEffect(() => { if (run.answer) setFailure(failureOf(run.answer.result)); }, [run.answer]);
 
   const dirty = saved !== null && fingerprint(saved) !== fingerprint(draft);
   useLeaveGuard(dirty, 'This task has unsaved changes. Leave without saving them?');
@@ -68,11 +79,11 @@ export function TaskEditor(props: { id?: string }) {
     return result;
   };
 
-  const runNow = async () => {
+  const runNow = async (request?: RunRequest) => {
     const task = dirty || !draft.id ? await persist() : draft;
     if (!task?.id) return;
     setShowRun(true);
-    await start(task.id);
+    await start(task.id, request);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -103,6 +114,7 @@ export function TaskEditor(props: { id?: string }) {
           <span class="muted" role="status">{dirty ? 'Unsaved changes' : draft.id ? 'Saved' : ''}</span>
           <Button variant="primary" busy={save.busy} onClick={() => void persist()} title="Ctrl+S">Save</Button>
           <Button busy={running} onClick={() => void runNow()}>{dirty || !draft.id ? 'Save & run' : 'Run'}</Button>
+          <Button variant="ghost" disabled={running} onClick={() => setAskVariables(true)}>Run with variables…</Button>
         </div>
       </header>
       {issues.length > 0 && <div class="error-box" role="alert"><ul>{issues.map((i) => <li key={i}>{i}</li>)}</ul></div>}
@@ -110,9 +122,13 @@ export function TaskEditor(props: { id?: string }) {
       {showRun && run.phase !== 'idle' && <RunPanel task={draft} run={run} onCancel={() => void cancel()} onClose={() => setShowRun(false)} />}
       <Tabs label="Task editor" idPrefix="editor" tabs={TABS} active={tab} onChange={(next) => { setDraft((d) => withActionIds(d)); setTab(next); }}>
         {tab === 'canvas' && (
-          <div class="canvas">
-            <TriggerCard task={draft} onChange={change} />
-            <ActionList actions={draft.actions} onChange={(actions) => change({ actions })} onFindSelector={(i) => void openFinder(i)} />
+          <div class={toHere.state ? 'canvas with-side' : 'canvas'}>
+            <div>
+              <TriggerCard task={draft} onChange={change} />
+              <ActionList actions={draft.actions} onChange={(actions) => change({ actions })} onFindSelector={(i) => void openFinder(i)}
+                onRunToHere={(i) => void toHere.start(draft, i)} failure={failure} />
+            </div>
+            {toHere.state && <RunToHerePanel state={toHere.state} onStop={toHere.stop} onClose={toHere.close} />}
           </div>
         )}
         {tab === 'variables' && <VariablesEditor key={revision} variables={draft.variables} onChange={(variables) => change({ variables: Object.keys(variables).length ? variables : undefined })} />}
@@ -124,6 +140,7 @@ export function TaskEditor(props: { id?: string }) {
             onSaved={(schedule: Schedule | undefined) => { setSaved((s) => s && { ...s, schedule }); change({ schedule }); }} />
         )}
       </Tabs>
+      {askVariables && <RunVariablesDialog open task={draft} onClose={() => setAskVariables(false)} onRun={(request) => void runNow(request)} />}
       {finder && (
         <SelectorFinder open finder={finder.mode} task={draft} actionIndex={finder.index} onClose={() => setFinder(null)}
           onUse={(selector) => change({ actions: draft.actions.map((a, i) => (i === finder.index ? { ...a, selector } : a)) })} />

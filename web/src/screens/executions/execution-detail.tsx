@@ -1,4 +1,5 @@
 import { runErrorText } from '../../../../kernel/action-label.js';
+import { useState } from 'preact/hooks';
 import { del, get, query, seg } from '../../api/client';
 import type { Capture, Execution } from '../../api/types';
 import { CaptureGrid } from '../../components/capture-grid';
@@ -9,12 +10,21 @@ import { Button, ErrorBox, Loading, StatusBadge } from '../../components/ui';
 import { formatDate, formatDuration } from '../../lib/format';
 import { linkClick, navigate } from '../../lib/router';
 import { useAction, useAsync } from '../../lib/use-async';
+import { useRun } from '../../lib/use-run';
+import { RunAgain } from './run-again';
+import { FailureShot, TraceLink } from '../../components/run-debug';
+import { RunPanel } from '../editor/run-panel';
 
-/** One execution: summary, error, logs, result data (JSON, table, downloads) and captures. */
+/** The task's editor; for a run that failed at an action, with that action highlighted. */
+const taskLink = (e: Execution) => `/tasks/${seg(e.taskId)}${e.result.error?.actionIndex === undefined ? '' : query({ execution: e.executionId })}`;
+
+/** One execution: summary, error (with the page's screenshot), logs, data, captures; re-run it, open its trace. */
 export function ExecutionDetail(props: { id: string }) {
   const record = useAsync(() => get<Execution>(`/api/executions/${seg(props.id)}`), [props.id]);
   const captures = useAsync(() => get<Capture[]>(`/api/data/captures${query({ runId: props.id })}`), [props.id]);
   const action = useAction();
+  const rerun = useRun();
+  const [showRun, setShowRun] = useState(false);
 
   const remove = async () => {
     if (!(await confirmAction('Delete this execution and its captures?', { confirmLabel: 'Delete' }))) return;
@@ -37,13 +47,19 @@ export function ExecutionDetail(props: { id: string }) {
           <h1 id="page-title">{e ? e.taskName : 'Execution'}</h1>
         </div>
         {e && <div class="toolbar">
-          <a class="btn ghost" href={`/tasks/${seg(e.taskId)}`} onClick={linkClick}>Open task</a>
+          <TraceLink result={e.result} />
+          <RunAgain execution={e} busy={rerun.state.phase === 'starting' || rerun.state.phase === 'running'}
+            onRun={(request) => { setShowRun(true); void rerun.start(e.taskId, request); }} />
+          <a class="btn ghost" href={taskLink(e)} onClick={linkClick}>Open task</a>
           <Button variant="danger" onClick={() => void remove()}>Delete</Button>
         </div>}
       </header>
       <ErrorBox error={action.error} />
       <ErrorBox error={record.error} onRetry={record.reload} />
       {record.loading && !e && <Loading />}
+      {e && showRun && rerun.state.phase !== 'idle' && (
+        <RunPanel task={{ name: e.taskName }} run={rerun.state} onCancel={() => void rerun.cancel()} onClose={() => setShowRun(false)} />
+      )}
       {e && (
         <>
           <dl class="facts">
@@ -61,6 +77,7 @@ export function ExecutionDetail(props: { id: string }) {
               <strong>Error</strong>: {runErrorText(e.result.error)}
             </div>
           )}
+          <FailureShot result={e.result} />
           <h2>Result data</h2>
           <ResultData data={e.result.data} filename={`execution-${e.executionId}`} idPrefix="exec-result" />
           <h2>Logs</h2>
