@@ -8,12 +8,22 @@ export { EXECUTION_STATUSES, EXECUTION_TRIGGERS, Execution, ExecutionSummary } f
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 1000;
 
+/** The filters of the list, the count and the export (`from`/`to` bound `startedAt`, both inclusive). */
+export const ExecutionFilter = Type.Object({
+  status: Type.Optional(Execution.properties.status),
+  taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  trigger: Type.Optional(Execution.properties.trigger),
+  from: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601; runs started at or after it' })),
+  to: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601; runs started at or before it' })),
+});
+
 export const ExecutionQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'at most this many, newest first' }),
   offset: Type.Integer({ minimum: 0, default: 0, description: 'skip this many of the newest matches' }),
-  status: Type.Optional(Execution.properties.status),
-  taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  ...ExecutionFilter.properties,
 });
+
+export const ExecutionCount = Type.Object({ total: Type.Integer({ minimum: 0, description: 'how many executions match the filters' }) });
 
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
 

@@ -22,6 +22,10 @@ export function createExecutionService(services: KernelServices, captures: Captu
       return store.summaries(query);
     },
 
+    count(filter: Omit<ExecutionQuery, 'limit' | 'offset'>): Promise<number> {
+      return store.count(filter);
+    },
+
     async get(id: string): Promise<ExecutionRecord> {
       const record = await store.get(id);
       if (!record) throw Errors.EXECUTION_NOT_FOUND({ id });

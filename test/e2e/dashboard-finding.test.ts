@@ -1,0 +1,163 @@
+// Finding runs in the dashboard, in real Chromium against the real service: the executions list filtered by task,
+// status, trigger and dates (kept in the address), its total and export; a task's own run history in the editor.
+import assert from 'node:assert/strict';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright';
+import type { ExecutionRecord } from '../../kernel/contracts/records.js';
+import { dashboardSkipReason, openDashboard, type DashboardSession } from '../support/dashboard.js';
+import { setupAdmin, startService, type TestService } from '../support/service.js';
+
+// A 2x1 PNG: a screenshot capture on disk.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAADklEQVR4nGP4z8AAQv8BD/kD/YURmXYAAAAASUVORK5CYII=', 'base64');
+const TRIGGERS = ['api', 'schedule', 'dashboard'] as const;
+/** Run `i` of task `taskId`, started `i` days before now (noon local time), so the date filters have whole days. */
+function run(i: number, taskId: string, taskName: string): ExecutionRecord {
+  const started = new Date();
+  started.setHours(12, 0, 0, 0);
+  started.setDate(started.getDate() - i);
+  const startedAt = started.toISOString();
+  return {
+    executionId: `exec_${taskId}_${i}`, taskId, taskName, status: i % 3 === 0 ? 'error' : 'success', trigger: TRIGGERS[i % 3]!,
+    startedAt, finishedAt: startedAt, durationMs: 500 + i, result: { data: null, finalUrl: 'https://example.com/', title: 'Example', captures: [] }, logs: [],
+  };
+}
+/** `YYYY-MM-DD` of the local day `i` days ago. */
+function dayAgo(i: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() - i);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+const skip = dashboardSkipReason();
+if (skip) console.log(`# skipped dashboard finding and comparing: ${skip}`);
+
+describe('dashboard: finding and comparing runs', { skip }, () => {
+  let svc: TestService;
+  let session: DashboardSession;
+  let page: Page;
+  let apiKey: string;
+  let alpha: string;
+  let beta: string;
+
+  before(async () => {
+    svc = await startService();
+    ({ apiKey } = await setupAdmin(svc));
+    const task = async (name: string) => (await svc.request('POST', '/api/tasks', { apiKey, body: { name, url: 'https://example.com/', mode: 'agent', actions: [{ type: 'wait', value: '10' }] } })).body.id as string;
+    alpha = await task('Alpha prices');
+    beta = await task('Beta stock');
+    const store = svc.service.services.storage.executions;
+    for (let i = 0; i < 30; i++) await store.insert(run(i, alpha, 'Alpha prices'));
+    for (let i = 0; i < 4; i++) await store.insert(run(i, beta, 'Beta stock'));
+    await mkdir(path.join(svc.dataDir, 'captures'), { recursive: true });
+    for (const name of [`exec_${alpha}_0_1.png`, `exec_${alpha}_0_2.png`, `exec_${beta}_1_1.png`]) await writeFile(path.join(svc.dataDir, 'captures', name), PNG);
+    session = await openDashboard(svc.baseUrl, '/executions', 'Executions');
+    page = session.page;
+  });
+  after(async () => {
+    await session?.browser.close();
+    await svc?.close();
+  });
+
+  const rows = () => page.locator('.executions-table tbody tr');
+  const status = () => page.locator('section > p[role="status"]');
+
+  it('shows the total and filters by task, status, trigger and dates, each kept in the address', async () => {
+    await status().getByText('34 executions').waitFor();
+    assert.equal(await rows().count(), 25);
+    await page.getByLabel('Task', { exact: true }).selectOption({ label: 'Alpha prices' });
+    await status().getByText('30 executions match').waitFor();
+    await page.getByLabel('Trigger').selectOption('schedule');
+    await status().getByText('10 executions match').waitFor();
+    await page.getByLabel('Status').selectOption('success');
+    await status().getByText('10 executions match').waitFor();
+    await page.getByLabel('From').fill(dayAgo(9));
+    await page.getByLabel('To').fill(dayAgo(4));
+    // Days 4 to 9 ago whose i % 3 === 1: 4 and 7.
+    await status().getByText('2 executions match').waitFor();
+    assert.deepEqual(await rows().locator('th a').allTextContents(), ['Alpha prices', 'Alpha prices']);
+    const url = new URL(page.url());
+    assert.deepEqual(Object.fromEntries(url.searchParams), { taskId: alpha, status: 'success', trigger: 'schedule', from: dayAgo(9), to: dayAgo(4) });
+  });
+
+  it('a linked filtered view opens filtered, pages through the total, and Clear filters shows everything', async () => {
+    await page.goto(`/executions?taskId=${alpha}`);
+    await status().getByText('30 executions match').waitFor();
+    assert.equal(await page.getByLabel('Task', { exact: true }).inputValue(), alpha);
+    await page.getByText('Page 1 of 2').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.executions-table tbody tr').length === 5);
+    await page.getByLabel('Status').selectOption('error');
+    await page.getByText('Page 1 of 1').waitFor();
+    await status().getByText('10 executions match').waitFor();
+    await page.getByRole('link', { name: 'Clear filters' }).click();
+    await status().getByText('34 executions').waitFor();
+    assert.equal(new URL(page.url()).search, '');
+  });
+
+  it('exports exactly the filtered executions', async () => {
+    await page.goto(`/executions?taskId=${beta}&trigger=api`);
+    await status().getByText('2 executions match').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const lines = (await readFile((await download.path())!, 'utf8')).trim().split(/\r?\n/);
+    assert.equal(lines.length, 3, 'a header row and two runs');
+    assert.match(lines[0]!, /^executionId,taskId,taskName,status,trigger/);
+    for (const line of lines.slice(1)) assert.match(line, new RegExp(`^exec_${beta}_(0|3),${beta},Beta stock,\\w+,api,`));
+  });
+
+  it("the editor's Runs tab shows the task's own runs, the total, and links to them in Executions", async () => {
+    await page.goto(`/tasks/${alpha}`);
+    await page.getByRole('heading', { name: 'Alpha prices', level: 1 }).waitFor();
+    await page.getByRole('tab', { name: 'Runs' }).click();
+    await page.getByText('The latest 20 of 30 runs').waitFor();
+    assert.equal(await rows().count(), 20);
+    assert.deepEqual([...new Set(await rows().locator('th a').allTextContents())], ['Alpha prices']);
+    await page.goto(`/tasks/${beta}`);
+    await page.getByRole('tab', { name: 'Runs' }).click();
+    await page.getByText('4 runs').waitFor();
+    await page.getByRole('link', { name: 'All runs of this task in Executions' }).click();
+    await status().getByText('4 executions match').waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('taskId'), beta);
+  });
+
+  it('the capture gallery names tasks and opens a full-size viewer: Next/Previous, arrow keys, Escape', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Captures' }).click();
+    const cards = page.locator('.capture-grid .capture');
+    await cards.nth(2).waitFor();
+    assert.deepEqual((await page.locator('.capture-task').allTextContents()).sort(), ['Alpha prices', 'Alpha prices', 'Beta stock']);
+    const names = await page.locator('.capture-name').allTextContents();
+    await page.getByRole('button', { name: `View ${names[0]} full size` }).click();
+    const viewer = page.getByRole('dialog');
+    const shows = async (n: number) => {
+      await viewer.getByRole('heading', { name: `Screenshot ${n} of 3` }).waitFor();
+      const image = viewer.getByRole('img', { name: `Full size ${names[n - 1]}` });
+      await image.waitFor();
+      await page.waitForFunction((img) => (img as HTMLImageElement).naturalWidth === 2, await image.elementHandle());
+      const task = names[n - 1]!.includes(beta) ? 'Beta stock' : 'Alpha prices';
+      assert.match(await viewer.textContent() ?? '', new RegExp(task));
+    };
+    await shows(1);
+    assert.equal(await viewer.getByRole('button', { name: 'Previous' }).isDisabled(), true);
+    await page.keyboard.press('ArrowRight');
+    await shows(2);
+    await viewer.getByRole('button', { name: 'Next' }).click();
+    await shows(3);
+    assert.equal(await viewer.getByRole('button', { name: 'Next' }).isDisabled(), true);
+    await page.keyboard.press('ArrowLeft');
+    await shows(2);
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'hidden' });
+    await page.getByLabel('Task', { exact: true }).selectOption({ label: 'Beta stock' });
+    await page.waitForFunction(() => document.querySelectorAll('.capture-grid .capture').length === 1);
+    await page.getByRole('button', { name: `View exec_${beta}_1_1.png full size` }).click();
+    await viewer.getByRole('heading', { name: 'Screenshot 1 of 1' }).waitFor();
+    await viewer.getByRole('link', { name: 'Open the run' }).click();
+    await page.getByRole('heading', { name: 'Beta stock', level: 1 }).waitFor();
+  });
+
+  it('logged no page errors and no failed requests', () => {
+    assert.deepEqual(session.problems, []);
+  });
+});
