@@ -16,13 +16,14 @@ import { ScheduleTab } from './schedule-tab';
 import { SelectorFinder } from './selector-finder';
 import { blankTask, editableFields, fingerprint, patchBody, problems, withActionIds } from './task-draft';
 import { TriggerCard } from './trigger-card';
+import { UseFromCode } from './use-from-code';
 import { VariablesEditor } from './variables-editor';
 import { VersionsPanel } from './versions-panel';
 
 const TABS = [
   { id: 'canvas', label: 'Canvas' }, { id: 'variables', label: 'Variables' }, { id: 'options', label: 'Script & options' },
   { id: 'json', label: 'JSON' }, { id: 'versions', label: 'Versions' }, { id: 'schedule', label: 'Schedule' },
-  { id: 'runs', label: 'Runs' },
+  { id: 'runs', label: 'Runs' }, { id: 'code', label: 'Use from code' },
 ];
 
 /** Create or edit a task: canvas, variables, options, JSON, versions, schedule, and a live run. */
@@ -122,6 +123,7 @@ export function TaskEditor(props: { id?: string }) {
         {tab === 'json' && <JsonView task={draft} onChange={setDraft} />}
         {tab === 'versions' && <VersionsPanel task={saved} dirty={dirty} onRestored={(task) => { load(task); announce('Version restored'); }} />}
         {tab === 'runs' && <RunsPanel taskId={draft.id} refresh={run.phase} />}
+        {tab === 'code' && <UseFromCode task={saved} />}
         {tab === 'schedule' && (
           <ScheduleTab key={revision} taskId={draft.id} schedule={saved.schedule}
             onSaved={(schedule: Schedule | undefined) => { setSaved((s) => s && { ...s, schedule }); change({ schedule }); }} />
