@@ -72,8 +72,8 @@ describe('dashboard: finding and comparing runs', { skip }, () => {
     await status().getByText('10 executions match').waitFor();
     await page.getByLabel('Status').selectOption('success');
     await status().getByText('10 executions match').waitFor();
-    await page.getByLabel('From').fill(dayAgo(9));
-    await page.getByLabel('To').fill(dayAgo(4));
+    await page.getByLabel('From', { exact: true }).fill(dayAgo(9));
+    await page.getByLabel('To', { exact: true }).fill(dayAgo(4));
     // Days 4 to 9 ago whose i % 3 === 1: 4 and 7.
     await status().getByText('2 executions match').waitFor();
     assert.deepEqual(await rows().locator('th a').allTextContents(), ['Alpha prices', 'Alpha prices']);
@@ -155,6 +155,35 @@ describe('dashboard: finding and comparing runs', { skip }, () => {
     await viewer.getByRole('heading', { name: 'Screenshot 1 of 1' }).waitFor();
     await viewer.getByRole('link', { name: 'Open the run' }).click();
     await page.getByRole('heading', { name: 'Beta stock', level: 1 }).waitFor();
+  });
+
+  it('compares two versions of a task side by side: fields and aligned actions', async () => {
+    const edit = (body: object) => svc.request('PATCH', `/api/tasks/${alpha}`, { apiKey, body });
+    await edit({ actions: [{ type: 'wait', value: '10' }, { type: 'click', selector: '#buy' }] });
+    await edit({ name: 'Alpha prices v2', actions: [{ type: 'wait', value: '20' }, { type: 'click', selector: '#buy' }, { type: 'screenshot' }] });
+    await page.goto(`/tasks/${alpha}`);
+    await page.getByRole('heading', { name: 'Alpha prices v2', level: 1 }).waitFor();
+    await page.getByRole('tab', { name: 'Versions' }).click();
+    const compare = page.getByRole('button', { name: /^Compare the version saved/ });
+    await compare.nth(1).waitFor();
+    await compare.last().click(); // the oldest version against the current task
+    const view = page.getByRole('region', { name: 'Compare versions' });
+    await view.getByText('1 field differs, 3 of 3 action lines changed.').waitFor();
+    assert.deepEqual(await view.locator('.compare-fields tbody tr').first().locator('th, td').allTextContents(), ['name', 'Alpha prices', 'Alpha prices v2']);
+    const lines = view.locator('.compare-actions tbody tr');
+    const kinds = () => lines.evaluateAll((trs) => trs.map((tr) => tr.className));
+    assert.deepEqual(await kinds(), ['diff-changed', 'diff-added', 'diff-added']);
+    assert.deepEqual(await lines.nth(0).locator('td').allTextContents(), ['wait · 10', 'wait · 20']);
+    assert.deepEqual(await lines.nth(2).locator('td').allTextContents(), ['', 'screenshot']);
+    // The newer version (two actions) against the current task: the shared click lines up.
+    const newer = await view.getByLabel('Left', { exact: true }).locator('option').nth(1).getAttribute('value');
+    await view.getByLabel('Left', { exact: true }).selectOption(newer!);
+    await view.getByText('1 field differs, 2 of 3 action lines changed.').waitFor();
+    assert.deepEqual(await kinds(), ['diff-changed', 'diff-same', 'diff-added']);
+    await view.getByLabel('Right', { exact: true }).selectOption(newer!);
+    await view.getByText('The two versions are the same.').waitFor();
+    await view.getByRole('button', { name: 'Close comparison' }).click();
+    await view.waitFor({ state: 'detached' });
   });
 
   it('logged no page errors and no failed requests', () => {
