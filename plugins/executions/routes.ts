@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Errors } from '../../kernel/errors.js';
 import type { ExecutionService } from './service.js';
 import {
-  ErrorBody, Execution, ExecutionCount, ExecutionFilter, ExecutionParams, ExecutionQuery, ExecutionSummaries, Success,
+  ErrorBody, Execution, ExecutionCount, ExecutionFilter, ExecutionOverview, ExecutionParams, ExecutionQuery, ExecutionSummaries, Success,
 } from './schemas.js';
 
 const tags = ['executions'];
@@ -40,6 +40,14 @@ export async function executionRoutes(scope: FastifyInstance, options: { service
       querystring: ExecutionFilter, response: { 200: ExecutionCount, ...invalid },
     },
   }, async (request) => ({ total: await service.count(request.query) }));
+
+  app.get('/overview', {
+    config: authenticated,
+    schema: {
+      tags, operationId: 'getExecutionOverview', summary: 'Runs of the last 24 hours and 7 days by status, and the newest failures',
+      response: { 200: ExecutionOverview },
+    },
+  }, async () => service.overview());
 
   app.get('/:id', {
     config: oneExecution,

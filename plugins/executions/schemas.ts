@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Execution, ExecutionSummary } from '../../kernel/contracts/records.js';
+import { EXECUTION_STATUSES, Execution, ExecutionSummary } from '../../kernel/contracts/records.js';
 
 // The execution record (kernel/contracts/records.ts) is the one definition.
 export { EXECUTION_STATUSES, EXECUTION_TRIGGERS, Execution, ExecutionSummary } from '../../kernel/contracts/records.js';
@@ -21,6 +21,18 @@ export const ExecutionQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'at most this many, newest first' }),
   offset: Type.Integer({ minimum: 0, default: 0, description: 'skip this many of the newest matches' }),
   ...ExecutionFilter.properties,
+});
+
+const StatusCounts = Type.Object(Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, Type.Integer({ minimum: 0 })])) as Record<(typeof EXECUTION_STATUSES)[number], ReturnType<typeof Type.Integer>>);
+
+export const ExecutionOverview = Type.Object({
+  at: Type.String({ description: 'when it was counted (ISO 8601)' }),
+  windows: Type.Array(Type.Object({
+    hours: Type.Integer({ description: 'runs started in the last this many hours (24 and 168)' }),
+    total: Type.Integer({ minimum: 0 }),
+    byStatus: StatusCounts,
+  })),
+  recentFailures: Type.Array(ExecutionSummary, { description: 'the newest runs that ended error, timeout or interrupted (at most 5)' }),
 });
 
 export const ExecutionCount = Type.Object({ total: Type.Integer({ minimum: 0, description: 'how many executions match the filters' }) });

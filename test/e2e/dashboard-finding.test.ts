@@ -186,6 +186,31 @@ describe('dashboard: finding and comparing runs', { skip }, () => {
     await view.waitFor({ state: 'detached' });
   });
 
+  it('the overview shows the runs of the last day and week, the success rate, recent failures and next schedules', async () => {
+    const scheduled = await svc.request('POST', `/api/schedules/${beta}`, { apiKey, body: { enabled: true, frequency: 'daily', hour: 9, minute: 0 } });
+    assert.equal(scheduled.status, 200, JSON.stringify(scheduled.body));
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const expected = (await svc.request('GET', '/api/executions/overview', { apiKey })).body;
+    for (const [title, window] of [['Last 24 hours', expected.windows[0]], ['Last 7 days', expected.windows[1]]]) {
+      const card = page.getByRole('region', { name: title });
+      const { total, byStatus } = window;
+      const rate = `${Math.round((byStatus.success / (total - byStatus.queued - byStatus.running)) * 100)} %`;
+      await card.locator('dd').first().getByText(String(total), { exact: true }).waitFor();
+      assert.deepEqual(await card.locator('dd').allTextContents(), [String(total), rate, String(byStatus.error + byStatus.timeout + byStatus.interrupted)]);
+    }
+    assert.ok(expected.windows[1].total >= 9, 'a week holds at least the runs of days 1 to 6 of Alpha and 1 to 3 of Beta');
+    const failures = page.getByRole('region', { name: 'Recent failures' }).locator('tbody tr');
+    assert.equal(await failures.count(), 5);
+    assert.deepEqual(await failures.locator('td:nth-child(2)').allTextContents(), ['error', 'error', 'error', 'error', 'error']);
+    const next = page.getByRole('region', { name: 'Next schedules' });
+    await next.getByRole('link', { name: 'Beta stock' }).waitFor();
+    assert.match(await next.textContent() ?? '', /Daily at 09:00/);
+    await page.getByRole('region', { name: 'Last 7 days' }).getByRole('link', { name: 'See these runs' }).click();
+    await page.getByRole('heading', { name: 'Executions', level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('from'), dayAgo(7));
+  });
+
   it('logged no page errors and no failed requests', () => {
     assert.deepEqual(session.problems, []);
   });

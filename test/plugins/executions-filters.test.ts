@@ -65,4 +65,24 @@ describe('executions: trigger, date range and count', () => {
     const lines = String(res.body).trim().split('\n').map((line) => JSON.parse(line) as ExecutionRecord);
     assert.deepEqual(ids(lines), expect((i) => i % 3 === 2));
   });
+
+  it('overview counts the last 24 hours and 7 days by status and lists the newest failures', async () => {
+    const store = svc.service.services.storage.executions;
+    const ago = (hours: number, i: number, status: ExecutionRecord['status']) =>
+      store.insert({ ...record(100 + i), executionId: `recent_${i}`, status, startedAt: new Date(Date.now() - hours * 3_600_000).toISOString() });
+    await ago(1, 1, 'success');
+    await ago(2, 2, 'error');
+    await ago(3, 3, 'running');
+    await ago(72, 4, 'timeout');
+    await ago(240, 5, 'success');
+    const { status, body } = await api('/api/executions/overview');
+    assert.equal(status, 200);
+    const [day, week] = body.windows;
+    assert.deepEqual([day.hours, day.total, day.byStatus.success, day.byStatus.error, day.byStatus.running], [24, 3, 1, 1, 1]);
+    assert.deepEqual([week.hours, week.total, week.byStatus.timeout, week.byStatus.cancelled], [168, 4, 1, 0]);
+    // Newest first across error, timeout and interrupted; then the seeded 2025 errors (minutes 12 and 8).
+    assert.deepEqual(ids(body.recentFailures), ['recent_2', 'recent_4', 'exec_12', 'exec_8', 'exec_4']);
+    assert.deepEqual(Object.keys(body.recentFailures[0]).sort(), ['durationMs', 'executionId', 'startedAt', 'status', 'taskId', 'taskName', 'trigger']);
+    assert.equal((await svc.request('GET', '/api/executions/overview')).status, 401);
+  });
 });

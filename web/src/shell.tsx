@@ -5,11 +5,13 @@ import { CapturesScreen } from './screens/captures';
 import { ExecutionDetail } from './screens/executions/execution-detail';
 import { ExecutionsScreen } from './screens/executions/executions-list';
 import { HeadfulScreen } from './screens/headful';
+import { OverviewScreen } from './screens/overview';
 import { SettingsScreen } from './screens/settings/settings';
 import { TaskEditor } from './screens/editor/task-editor';
 import { TasksScreen } from './screens/tasks';
 
 const NAV = [
+  { href: '/overview', label: 'Overview' },
   { href: '/tasks', label: 'Tasks' },
   { href: '/executions', label: 'Executions' },
   { href: '/captures', label: 'Captures' },
@@ -23,6 +25,7 @@ function route(path: string) {
   if (path === '/tasks') return { key: 'tasks', view: <TasksScreen /> };
   if (path === '/tasks/new') return { key: 'editor:new', view: <TaskEditor /> };
   if ((params = match('/tasks/:id', path))) return { key: `editor:${params.id}`, view: <TaskEditor id={params.id} /> };
+  if (path === '/overview') return { key: 'overview', view: <OverviewScreen /> };
   if (path === '/executions') return { key: 'executions', view: <ExecutionsScreen /> };
   if ((params = match('/executions/:id', path))) return { key: `execution:${params.id}`, view: <ExecutionDetail id={params.id!} /> };
   if (path === '/captures') return { key: 'captures', view: <CapturesScreen /> };
