@@ -281,6 +281,8 @@ export const Capture = named('Capture', Type.Object({
   modified: Type.String({ description: 'ISO 8601' }),
   type: Type.Enum([...CAPTURE_TYPES]),
   runId: Type.String({ description: 'the execution the capture belongs to' }),
+  taskId: Type.Optional(Type.String({ description: "the run's task, in lists (absent once the run is deleted)" })),
+  taskName: Type.Optional(Type.String({ description: "the run's task name, in lists (absent once the run is deleted)" })),
 }));
 export type Capture = Static<typeof Capture>;
 export type CaptureType = (typeof CAPTURE_TYPES)[number];

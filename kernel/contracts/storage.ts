@@ -3,6 +3,7 @@ import type {
   ExecutionRecord,
   ExecutionStatus,
   ExecutionSummary,
+  ExecutionTrigger,
   SessionRecord,
   TaskRecord,
   UserRecord,
@@ -11,8 +12,9 @@ import type {
 /**
  * The storage contract's version (`major.minor`, see provider.ts). 2.0: `ExecutionStore.markAll` takes an owner
  * filter and `deleteStartedBefore` exists (many instances, retention). 2.1: the optional `counters`. 2.2: the optional `clock`.
+ * 2.3: `ExecutionQuery.trigger`.
  */
-export const STORAGE_CONTRACT_VERSION = '2.2';
+export const STORAGE_CONTRACT_VERSION = '2.3';
 /** The oldest version a storage provider may be built for and still be accepted. */
 export const STORAGE_CONTRACT_ACCEPTS = '2.0';
 
@@ -91,6 +93,8 @@ export interface ExecutionQuery {
   offset?: number;
   status?: ExecutionStatus;
   taskId?: string;
+  /** Only runs started this way (contract 2.3). */
+  trigger?: ExecutionTrigger;
   /** ISO timestamps bounding `startedAt` (inclusive). */
   from?: string;
   to?: string;

@@ -20,7 +20,7 @@ async function data(app: FastifyInstance, options: { prefix?: string }): Promise
   const service = createCaptureService(blob, config.dataDir, logger.child({ plugin: 'data' }));
   await app.register(captures, { service });
   await app.register(dataRoutes, {
-    prefix: options.prefix || PREFIX, captures: service, cookies: createCookieService(storage.settings),
+    prefix: options.prefix || PREFIX, captures: service, cookies: createCookieService(storage.settings), executions: storage.executions,
   });
 }
 

@@ -4,7 +4,9 @@ import { Type } from 'typebox';
 import type { Readable } from 'node:stream';
 import { Errors } from '../../kernel/errors.js';
 import { CONTENT_TYPES } from './capture-names.js';
+import type { ExecutionStore } from '../../kernel/contracts/storage.js';
 import type { CaptureService } from './capture-service.js';
+import { withTasks } from './capture-tasks.js';
 import type { CookieService } from './cookie-service.js';
 import {
   Capture, CaptureParams, CaptureQuery, Cleared, CookieList, DomainParams, ErrorBody, Success,
@@ -28,12 +30,13 @@ const missing = (name: string) => Errors.NOT_FOUND(undefined, { details: `Captur
 export interface DataRouteOptions {
   captures: CaptureService;
   cookies: CookieService;
+  executions: ExecutionStore;
 }
 
 /** Captures and cookies under the plugin's prefix (`/api/data`). */
 export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptions): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const { captures, cookies } = options;
+  const { captures, cookies, executions } = options;
 
   app.get('/captures', {
     config,
@@ -41,7 +44,7 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
       tags: captureTags, operationId: 'listCaptures', summary: 'Screenshots and recordings, newest first', querystring: CaptureQuery,
       response: { 200: Type.Array(Capture), ...invalid },
     },
-  }, async (request) => captures.list({ runId: request.query.runId }));
+  }, async (request) => withTasks(await captures.list({ runId: request.query.runId }), executions));
 
   app.get('/screenshots', {
     config,
@@ -49,7 +52,7 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
       tags: captureTags, operationId: 'listScreenshots', summary: 'Screenshots only, newest first', querystring: CaptureQuery,
       response: { 200: Type.Array(Capture), ...invalid },
     },
-  }, async (request) => captures.list({ runId: request.query.runId, type: 'screenshot' }));
+  }, async (request) => withTasks(await captures.list({ runId: request.query.runId, type: 'screenshot' }), executions));
 
   app.get('/captures/:name', {
     config: captureConfig,

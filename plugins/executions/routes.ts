@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Errors } from '../../kernel/errors.js';
 import type { ExecutionService } from './service.js';
 import {
-  ErrorBody, Execution, ExecutionParams, ExecutionQuery, ExecutionSummaries, Success,
+  ErrorBody, Execution, ExecutionCount, ExecutionFilter, ExecutionOverview, ExecutionParams, ExecutionQuery, ExecutionSummaries, Success,
 } from './schemas.js';
 
 const tags = ['executions'];
@@ -32,6 +32,22 @@ export async function executionRoutes(scope: FastifyInstance, options: { service
       querystring: ExecutionQuery, response: { 200: ExecutionSummaries, ...invalid },
     },
   }, async (request) => ({ executions: await service.summaries(request.query) }));
+
+  app.get('/count', {
+    config: authenticated,
+    schema: {
+      tags, operationId: 'countExecutions', summary: 'How many executions match the filters of the list',
+      querystring: ExecutionFilter, response: { 200: ExecutionCount, ...invalid },
+    },
+  }, async (request) => ({ total: await service.count(request.query) }));
+
+  app.get('/overview', {
+    config: authenticated,
+    schema: {
+      tags, operationId: 'getExecutionOverview', summary: 'Runs of the last 24 hours and 7 days by status, and the newest failures',
+      response: { 200: ExecutionOverview },
+    },
+  }, async () => service.overview());
 
   app.get('/:id', {
     config: oneExecution,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Execution, ExecutionSummary } from '../../kernel/contracts/records.js';
+import { EXECUTION_STATUSES, Execution, ExecutionSummary } from '../../kernel/contracts/records.js';
 
 // The execution record (kernel/contracts/records.ts) is the one definition.
 export { EXECUTION_STATUSES, EXECUTION_TRIGGERS, Execution, ExecutionSummary } from '../../kernel/contracts/records.js';
@@ -8,12 +8,34 @@ export { EXECUTION_STATUSES, EXECUTION_TRIGGERS, Execution, ExecutionSummary } f
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 1000;
 
+/** The filters of the list, the count and the export (`from`/`to` bound `startedAt`, both inclusive). */
+export const ExecutionFilter = Type.Object({
+  status: Type.Optional(Execution.properties.status),
+  taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  trigger: Type.Optional(Execution.properties.trigger),
+  from: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601; runs started at or after it' })),
+  to: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601; runs started at or before it' })),
+});
+
 export const ExecutionQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'at most this many, newest first' }),
   offset: Type.Integer({ minimum: 0, default: 0, description: 'skip this many of the newest matches' }),
-  status: Type.Optional(Execution.properties.status),
-  taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  ...ExecutionFilter.properties,
 });
+
+const StatusCounts = Type.Object(Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, Type.Integer({ minimum: 0 })])) as Record<(typeof EXECUTION_STATUSES)[number], ReturnType<typeof Type.Integer>>);
+
+export const ExecutionOverview = Type.Object({
+  at: Type.String({ description: 'when it was counted (ISO 8601)' }),
+  windows: Type.Array(Type.Object({
+    hours: Type.Integer({ description: 'runs started in the last this many hours (24 and 168)' }),
+    total: Type.Integer({ minimum: 0 }),
+    byStatus: StatusCounts,
+  })),
+  recentFailures: Type.Array(ExecutionSummary, { description: 'the newest runs that ended error, timeout or interrupted (at most 5)' }),
+});
+
+export const ExecutionCount = Type.Object({ total: Type.Integer({ minimum: 0, description: 'how many executions match the filters' }) });
 
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
 

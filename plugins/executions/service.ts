@@ -4,6 +4,7 @@ import { Errors } from '../../kernel/errors.js';
 import { withoutOwner } from '../../kernel/execution-owner.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { Captures } from '../data/decorators.js';
+import { overviewOf } from './overview.js';
 
 export type ExecutionService = ReturnType<typeof createExecutionService>;
 
@@ -21,6 +22,12 @@ export function createExecutionService(services: KernelServices, captures: Captu
     summaries(query: ExecutionQuery): Promise<ExecutionSummary[]> {
       return store.summaries(query);
     },
+
+    count(filter: Omit<ExecutionQuery, 'limit' | 'offset'>): Promise<number> {
+      return store.count(filter);
+    },
+
+    overview: () => overviewOf(store),
 
     async get(id: string): Promise<ExecutionRecord> {
       const record = await store.get(id);

@@ -13,6 +13,7 @@ export const ExportQuery = Type.Object({
   format: Type.Enum([...EXPORT_FORMATS], { default: 'ndjson', description: 'ndjson (default), csv or avro' }),
   taskId: Type.Optional(Id),
   status: Type.Optional(Execution.properties.status),
+  trigger: Type.Optional(Execution.properties.trigger),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; runs started at or after it' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; runs started at or before it' })),
 });

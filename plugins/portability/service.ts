@@ -46,12 +46,12 @@ export function createPortabilityService(services: KernelServices) {
   return {
     /** The matching executions as a stream in `query.format`; storage is read page by page as the client reads. */
     async exportExecutions(query: ExportQuery): Promise<ExecutionExport> {
-      const { format: name, taskId, status, from, to } = query;
+      const { format: name, taskId, status, trigger, from, to } = query;
       if (from !== undefined && to !== undefined && Date.parse(from) > Date.parse(to)) {
         throw Errors.VALIDATION_ERROR({ message: `querystring.from (${from}) is after querystring.to (${to})` });
       }
       const format = EXPORT_FORMATS[name];
-      const records = await firstPageRead(executionRecords(storage.executions, { taskId, status, from, to }));
+      const records = await firstPageRead(executionRecords(storage.executions, { taskId, status, trigger, from, to }));
       const source = Readable.from(records);
       const stages = await format.stages();
       const streams: Array<Readable | Transform> = [source, ...stages];

@@ -73,7 +73,7 @@ describe('dashboard: runs, schedules, executions, captures', { skip }, () => {
     await page.waitForFunction(() => document.querySelectorAll('.executions-table tbody tr').length === 1);
     assert.match(await rows().first().textContent() ?? '', /Seeded task 2.*error/);
     await page.getByLabel('Status').selectOption('timeout');
-    await page.getByText('No timeout executions.').waitFor();
+    await page.getByText('No executions match the filters.').waitFor();
     await page.getByLabel('Status').selectOption('');
     await page.waitForFunction(() => document.querySelectorAll('.executions-table tbody tr').length === 3);
   });

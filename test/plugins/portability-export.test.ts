@@ -242,7 +242,7 @@ describe('portability: GET /api/executions/export', () => {
   it('appears in the OpenAPI document with its query parameters and media types', async () => {
     const { body } = await svc.request('GET', '/api/openapi.json');
     const operation = body.paths['/api/executions/export'].get;
-    assert.deepEqual(operation.parameters.map((p: { name: string }) => p.name).sort(), ['format', 'from', 'status', 'taskId', 'to']);
+    assert.deepEqual(operation.parameters.map((p: { name: string }) => p.name).sort(), ['format', 'from', 'status', 'taskId', 'to', 'trigger']);
     assert.deepEqual(Object.keys(operation.responses['200'].content).sort(), ['application/avro', 'application/x-ndjson', 'text/csv']);
     assert.ok(body.paths['/api/tasks/export'].get);
     assert.ok(body.paths['/api/tasks/import'].post.requestBody);

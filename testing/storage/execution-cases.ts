@@ -141,6 +141,17 @@ export function executionCases(current: CurrentHarness): void {
       );
     });
 
+    it('list, summaries and count filter by trigger, alone and with the other filters', async () => {
+      const triggers = ['api', 'schedule', 'dashboard'] as const;
+      await insertAll(history().map((r, i) => ({ ...r, trigger: triggers[Number(r.executionId.slice(5)) % 3], taskName: `"trigger":"schedule" ${i}` })));
+      // Minute m has trigger triggers[m % 3] and status statuses[m % 3]: schedule runs are the error runs.
+      assert.deepEqual(ids(await executions().list({ trigger: 'schedule' })), newest((m) => m % 3 === 1));
+      assert.deepEqual(ids(await executions().summaries({ trigger: 'dashboard', taskId: 'task-even' })), newest((m) => m % 3 === 2 && m % 2 === 0));
+      assert.equal(await executions().count({ trigger: 'api' }), newest((m) => m % 3 === 0).length);
+      assert.equal(await executions().count({ trigger: 'api', status: 'error' }), 0);
+      assert.deepEqual(ids(await executions().list({ trigger: 'api', from: at(3), limit: 2 })), newest((m) => m % 3 === 0 && m >= 3).slice(0, 2));
+    });
+
     it('summaries carry the summary fields only (no logs, no result), newest first, with the same filters', async () => {
       const records = history();
       await insertAll(records);

@@ -1,15 +1,20 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { User } from './api/types';
 import { linkClick, match, navigate, useLocation } from './lib/router';
-import { CapturesScreen } from './screens/captures';
-import { ExecutionDetail } from './screens/executions/execution-detail';
-import { ExecutionsScreen } from './screens/executions/executions-list';
-import { HeadfulScreen } from './screens/headful';
-import { SettingsScreen } from './screens/settings/settings';
-import { TaskEditor } from './screens/editor/task-editor';
+import { lazyScreen } from './lib/lazy-screen';
 import { TasksScreen } from './screens/tasks';
 
+// The task list is the first screen; every other screen is its own chunk, fetched when first shown.
+const CapturesScreen = lazyScreen(() => import('./screens/captures').then((m) => m.CapturesScreen));
+const ExecutionDetail = lazyScreen(() => import('./screens/executions/execution-detail').then((m) => m.ExecutionDetail));
+const ExecutionsScreen = lazyScreen(() => import('./screens/executions/executions-list').then((m) => m.ExecutionsScreen));
+const HeadfulScreen = lazyScreen(() => import('./screens/headful').then((m) => m.HeadfulScreen));
+const OverviewScreen = lazyScreen(() => import('./screens/overview').then((m) => m.OverviewScreen));
+const SettingsScreen = lazyScreen(() => import('./screens/settings/settings').then((m) => m.SettingsScreen));
+const TaskEditor = lazyScreen(() => import('./screens/editor/task-editor').then((m) => m.TaskEditor));
+
 const NAV = [
+  { href: '/overview', label: 'Overview' },
   { href: '/tasks', label: 'Tasks' },
   { href: '/executions', label: 'Executions' },
   { href: '/captures', label: 'Captures' },
@@ -23,6 +28,7 @@ function route(path: string) {
   if (path === '/tasks') return { key: 'tasks', view: <TasksScreen /> };
   if (path === '/tasks/new') return { key: 'editor:new', view: <TaskEditor /> };
   if ((params = match('/tasks/:id', path))) return { key: `editor:${params.id}`, view: <TaskEditor id={params.id} /> };
+  if (path === '/overview') return { key: 'overview', view: <OverviewScreen /> };
   if (path === '/executions') return { key: 'executions', view: <ExecutionsScreen /> };
   if ((params = match('/executions/:id', path))) return { key: `execution:${params.id}`, view: <ExecutionDetail id={params.id!} /> };
   if (path === '/captures') return { key: 'captures', view: <CapturesScreen /> };

@@ -27,6 +27,8 @@ function where(query) {
   const values = [];
   if (query.status !== undefined) { clauses.push('status = ?'); values.push(query.status); }
   if (query.taskId !== undefined) { clauses.push('task_id = ?'); values.push(query.taskId); }
+  // No column of its own (tables made before contract 2.3 have none): read from the stored record.
+  if (query.trigger !== undefined) { clauses.push("json_extract(body, '$.trigger') = ?"); values.push(query.trigger); }
   if (query.from !== undefined) { clauses.push('started_ms >= ?'); values.push(boundMs('from', query.from)); }
   if (query.to !== undefined) { clauses.push('started_ms <= ?'); values.push(boundMs('to', query.to)); }
   return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', values };

@@ -157,7 +157,7 @@ export class ExecutionIndex {
 
   count(query: ExecutionQuery = {}): number {
     const [lo, hi] = this.range(query);
-    if (query.status === undefined && query.taskId === undefined) return Math.max(0, hi - lo);
+    if (query.status === undefined && query.taskId === undefined && query.trigger === undefined) return Math.max(0, hi - lo);
     let n = 0;
     for (let i = lo; i < hi; i++) if (matches(this.sorted[i], query)) n += 1;
     return n;
@@ -197,5 +197,6 @@ export class ExecutionIndex {
 }
 
 function matches(entry: IndexEntry, query: ExecutionQuery): boolean {
-  return (query.status === undefined || entry.status === query.status) && (query.taskId === undefined || entry.taskId === query.taskId);
+  return (query.status === undefined || entry.status === query.status) && (query.taskId === undefined || entry.taskId === query.taskId)
+    && (query.trigger === undefined || entry.trigger === query.trigger);
 }

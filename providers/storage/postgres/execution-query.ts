@@ -34,6 +34,7 @@ export function executionSql(query: ExecutionQuery = {}, paged = true): Executio
   };
   if (query.status !== undefined) add('status', '=', query.status);
   if (query.taskId !== undefined) add('task_id', '=', query.taskId);
+  if (query.trigger !== undefined) add('trigger', '=', query.trigger);
   if (query.from !== undefined) add('started_at', '>=', bound('from', query.from));
   if (query.to !== undefined) add('started_at', '<=', bound('to', query.to));
   let page = '';

@@ -40,6 +40,15 @@ describe('mongodb execution queries', () => {
     assert.throws(() => executionFind({ offset: 1.5 }), /executions: offset must be a whole number >= 0, got 1.5/);
   });
 
+  it('matches a trigger in the summary JSON (older documents have no field of it), never inside a task name', () => {
+    const { summary } = executionFind({ trigger: 'schedule' }).filter as { summary: { $regex: string } };
+    const matches = (overrides: Parameters<typeof makeExecution>[0]) => new RegExp(summary.$regex).test(executionFields(makeExecution(overrides)).summary as string);
+    assert.equal(matches({ trigger: 'schedule' }), true);
+    assert.equal(matches({ trigger: 'api' }), false);
+    assert.equal(matches({ trigger: 'api', taskName: '"trigger":"schedule",' }), false);
+    assert.throws(() => executionFind({ trigger: 'a.*' as never }), /executions: trigger must be a word/);
+  });
+
   it('copies the queryable fields of a record, with its summary as JSON', () => {
     const record = makeExecution({ status: 'running', taskId: 'task-9', startedAt: at(3) });
     const fields = executionFields(record);

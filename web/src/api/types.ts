@@ -15,7 +15,7 @@ import type { ProxyRecord, TaskDraft, TaskVersion as StoredVersion } from '../..
 export type TaskVersion = Omit<StoredVersion, 'snapshot'> & { snapshot: TaskDraft };
 
 /** The value list itself (the types above are erased; this is the one value the dashboard needs at run time). */
-export { EXECUTION_STATUSES } from '../../../kernel/contracts/record-values.js';
+export { EXECUTION_STATUSES, EXECUTION_TRIGGERS } from '../../../kernel/contracts/record-values.js';
 
 export interface ProxySettings {
   proxies: ProxyRecord[];

@@ -22,7 +22,7 @@ export interface TextFieldProps {
   onValue: (value: string) => void;
   hint?: string;
   class?: string;
-  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'search' | 'time';
+  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'search' | 'time' | 'date';
   required?: boolean;
   placeholder?: string;
   autoComplete?: string;

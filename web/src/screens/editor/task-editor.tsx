@@ -14,16 +14,19 @@ import { JsonView } from './json-view';
 import { OptionsTab } from './options-tab';
 import { RunPanel } from './run-panel';
 import { RunToHerePanel, useRunToHere } from './run-to-here';
+import { RunsPanel } from './runs-panel';
 import { ScheduleTab } from './schedule-tab';
 import { SelectorFinder } from './selector-finder';
 import { blankTask, editableFields, fingerprint, patchBody, problems, withActionIds } from './task-draft';
 import { TriggerCard } from './trigger-card';
+import { UseFromCode } from './use-from-code';
 import { VariablesEditor } from './variables-editor';
 import { VersionsPanel } from './versions-panel';
 
 const TABS = [
   { id: 'canvas', label: 'Canvas' }, { id: 'variables', label: 'Variables' }, { id: 'options', label: 'Script & options' },
   { id: 'json', label: 'JSON' }, { id: 'versions', label: 'Versions' }, { id: 'schedule', label: 'Schedule' },
+  { id: 'runs', label: 'Runs' }, { id: 'code', label: 'Use from code' },
 ];
 
 /** Create or edit a task: canvas, variables, options, JSON, versions, schedule, and a live run. */
@@ -135,6 +138,8 @@ export function TaskEditor(props: { id?: string }) {
         {tab === 'options' && <OptionsTab task={draft} onChange={change} />}
         {tab === 'json' && <JsonView task={draft} onChange={setDraft} />}
         {tab === 'versions' && <VersionsPanel task={saved} dirty={dirty} onRestored={(task) => { load(task); announce('Version restored'); }} />}
+        {tab === 'runs' && <RunsPanel taskId={draft.id} refresh={run.phase} />}
+        {tab === 'code' && <UseFromCode task={saved} />}
         {tab === 'schedule' && (
           <ScheduleTab key={revision} taskId={draft.id} schedule={saved.schedule}
             onSaved={(schedule: Schedule | undefined) => { setSaved((s) => s && { ...s, schedule }); change({ schedule }); }} />

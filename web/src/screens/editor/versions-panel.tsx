@@ -6,11 +6,13 @@ import { Empty, ErrorBox } from '../../components/ui';
 import { formatDate } from '../../lib/format';
 import { useAction } from '../../lib/use-async';
 import { editableJson } from './json-view';
+import { VersionCompare } from './version-compare';
 
-/** Snapshots taken before each save (newest first): preview one, restore it. */
+/** Snapshots taken before each save (newest first): preview one, compare two side by side, restore one. */
 export function VersionsPanel(props: { task: Task; dirty: boolean; onRestored: (task: Task) => void }) {
   const versions = props.task.versions ?? [];
   const [previewId, setPreviewId] = useState<string | null>(null);
+  const [compareWith, setCompareWith] = useState<string | null>(null);
   const action = useAction();
   const preview = versions.find((v) => v.id === previewId);
 
@@ -31,6 +33,7 @@ export function VersionsPanel(props: { task: Task; dirty: boolean; onRestored: (
       <p class="hint">Each save keeps the previous state (at most 100).</p>
       <ErrorBox error={action.error} />
       {versions.length === 0 && <Empty>No earlier versions yet.</Empty>}
+      {compareWith && <VersionCompare key={compareWith} task={props.task} left={compareWith} onClose={() => setCompareWith(null)} />}
       <div class="split">
         <ul class="version-list">
           {versions.map((version) => (
@@ -42,6 +45,8 @@ export function VersionsPanel(props: { task: Task; dirty: boolean; onRestored: (
               <div class="row-actions">
                 <button type="button" class="btn ghost" aria-pressed={version.id === previewId}
                   onClick={() => setPreviewId(version.id === previewId ? null : version.id)}>Preview</button>
+                <button type="button" class="btn ghost" aria-label={`Compare the version saved ${formatDate(version.savedAt)}`}
+                  onClick={() => { setPreviewId(null); setCompareWith(version.id); }}>Compare</button>
                 <button type="button" class="btn" disabled={action.busy} onClick={() => void restore(version)}>Restore</button>
               </div>
             </li>

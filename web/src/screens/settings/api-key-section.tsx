@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../../api/client';
-import { announce, confirmAction } from '../../components/dialogs';
+import { confirmAction } from '../../components/dialogs';
 import { Button, ErrorBox, Loading } from '../../components/ui';
 import { useAction, useAsync } from '../../lib/use-async';
+import { copyText } from '../../lib/copy';
 
 /** The system API key: generated here, shown this once (it is stored only as a hash). */
 export function ApiKeySection() {
@@ -19,13 +20,7 @@ export function ApiKeySection() {
     }
   };
   const copy = async () => {
-    if (!fresh) return;
-    try {
-      await navigator.clipboard.writeText(fresh);
-      announce('API key copied');
-    } catch {
-      announce('Copying failed: select the key and copy it by hand');
-    }
+    if (fresh) await copyText(fresh, 'API key');
   };
 
   return (
