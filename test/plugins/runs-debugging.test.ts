@@ -41,7 +41,7 @@ describe('debugging a run: failure screenshot, variables, trace', { skip: chromi
 
   it('a failing run keeps a screenshot of the page, named on its error, and the variables it was given', async () => {
     const id = await createTask({ actions: failing, variables: { who: 'task' } });
-    const res = await api('POST', `/api/tasks/${id}/api`, { body: { variables: { who: 'run' } } });
+    const res = await api('POST', `/api/tasks/${id}/api`, { body: { variables: { who: 'run', password: 'hunter2-planted' } } });
     assert.equal(res.body.status, 'error', res.text);
     const { error, captures } = res.body.result;
     assert.equal(error.actionIndex, 1);
@@ -50,7 +50,8 @@ describe('debugging a run: failure screenshot, variables, trace', { skip: chromi
     assert.deepEqual(captures, [error.screenshot]);
     assert.deepEqual(await fileStart(svc, `/api/data/captures/${error.screenshot}`, apiKey), { status: 200, type: 'image/png', magic: PNG_MAGIC });
     const record = await api('GET', `/api/executions/${res.body.executionId}`);
-    assert.deepEqual(record.body.variables, { who: 'run' });
+    assert.deepEqual(record.body.variables, { who: 'run', password: '****' }, 'a secret-looking variable is never answered');
+    assert.ok(!record.text.includes('hunter2-planted'));
     assert.equal(record.body.result.error.screenshot, error.screenshot);
   });
 

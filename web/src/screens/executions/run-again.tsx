@@ -3,6 +3,9 @@ import { get, seg } from '../../api/client';
 import type { Execution, Task } from '../../api/types';
 import { RunVariablesDialog } from '../../components/run-variables';
 import { Button, ErrorBox } from '../../components/ui';
+
+/** How the service answers a secret-looking variable's value (kernel/execution-owner.ts). */
+const MASKED = '****';
 import type { RunRequest } from '../../lib/use-run';
 
 /**
@@ -22,14 +25,17 @@ export function RunAgain(props: { execution: Execution; busy: boolean; onRun: (r
     }
   };
   const variables = execution.variables;
+  // A secret-looking variable comes back masked: it is asked for again rather than sent as "****".
+  const masked = Object.entries(variables ?? {}).filter(([, value]) => value === MASKED).map(([name]) => name);
+  const known = variables && Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, value === MASKED ? '' : value]));
   return (
     <>
-      <Button busy={props.busy} onClick={() => props.onRun(variables ? { variables } : {})}
-        title={variables ? `Again with ${Object.keys(variables).join(', ')}` : 'Again with the task\'s variables'}>Re-run</Button>
+      <Button busy={props.busy} onClick={() => (masked.length ? void ask() : props.onRun(variables ? { variables } : {}))}
+        title={masked.length ? `Asks again for ${masked.join(', ')} (never shown)` : variables ? `Again with ${Object.keys(variables).join(', ')}` : 'Again with the task\'s variables'}>Re-run</Button>
       <Button variant="ghost" onClick={() => void ask()}>Run with variables…</Button>
       <ErrorBox error={error} />
       {task && (
-        <RunVariablesDialog open task={{ ...task, variables: { ...task.variables, ...variables } }}
+        <RunVariablesDialog open task={{ ...task, variables: { ...task.variables, ...known } }}
           onClose={() => setTask(null)} onRun={props.onRun} />
       )}
     </>
