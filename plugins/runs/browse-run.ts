@@ -102,6 +102,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       recordVideoDir: videoDir,
     }, async (context, signal): Promise<PageOutcome> => {
       page = await context.newPage();
+      run.view.open(page);
       run.log('info', `opening ${safeUrl(url)}`);
       try {
         await page.goto(url, timeoutMs);
@@ -117,6 +118,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
           return capture.name;
         },
         checkNavigation: (target) => checkNavigation(services, target),
+        actionStarted: (index, type, selector) => run.view.action(index, type, selector),
         signal,
       };
       const result: PageOutcome = {};
@@ -131,6 +133,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       result.finalUrl = page.url();
       const title = await settleWithin(page.title(), TITLE_WAIT_MS, undefined, () => undefined);
       if (title !== undefined) result.title = title;
+      run.view.close(); // before the context closes: viewers stop their screencast on a live page
       return result;
     }, { timeoutMs, signal: run.signal });
 
