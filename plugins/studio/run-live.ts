@@ -15,7 +15,7 @@ export type LiveMessage =
   | { type: 'end'; status: string };
 
 /** Tries for the action's element while the action waits for it to appear. */
-const OUTLINE_TRIES = 4;
+const OUTLINE_TRIES = 20;
 const OUTLINE_RETRY_MS = 300;
 
 export function sendJson(ws: WebSocket, message: LiveMessage): void {

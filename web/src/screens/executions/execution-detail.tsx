@@ -9,6 +9,7 @@ import { Button, ErrorBox, Loading, StatusBadge } from '../../components/ui';
 import { formatDate, formatDuration } from '../../lib/format';
 import { linkClick, navigate } from '../../lib/router';
 import { useAction, useAsync } from '../../lib/use-async';
+import { LiveView } from '../studio/live-view';
 
 /** One execution: summary, error, logs, result data (JSON, table, downloads) and captures. */
 export function ExecutionDetail(props: { id: string }) {
@@ -56,6 +57,7 @@ export function ExecutionDetail(props: { id: string }) {
             {e.result.finalUrl && <div><dt>Final URL</dt><dd class="url">{e.result.finalUrl}</dd></div>}
             {e.result.title && <div><dt>Page title</dt><dd>{e.result.title}</dd></div>}
           </dl>
+          {(e.status === 'queued' || e.status === 'running') && <LiveView executionId={e.executionId} onEnd={() => { record.reload(); captures.reload(); }} />}
           {e.result.error && (
             <div class="error-box" role="alert">
               <strong>Error</strong>: {runErrorText(e.result.error)}
