@@ -16,6 +16,13 @@ interface ScreencastFrame {
 /** Frames at most this size (device pixels); a larger page is scaled down to fit. */
 export const MAX_FRAME = { width: 1920, height: 1080 };
 const JPEG_QUALITY = 60;
+/**
+ * About this many frames a second at most: Chromium encodes a frame only while fewer than two wait for their
+ * acknowledgement, so spacing the acknowledgements bounds what a viewer costs the run (a page that animates
+ * would otherwise be encoded up to 60 times a second).
+ */
+export const MAX_FPS = 6;
+const FRAMES_IN_FLIGHT = 2;
 
 /**
  * The DevTools screencast of one page, shared by its viewers: started with the first, stopped with the last, so a
@@ -28,6 +35,7 @@ export class Screencast {
   private opening: Promise<PageDevtools | undefined> | undefined;
   private last: { jpeg: Buffer; size: { width: number; height: number } } | undefined;
   private ended = false;
+  private lastAckAt = 0;
 
   constructor(private readonly page: BrowserPage) {}
 
@@ -81,7 +89,15 @@ export class Screencast {
 
   private onFrame(frame: ScreencastFrame): void {
     const session = this.session!;
-    const ack = () => { if (!this.ended) session.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined); };
+    const send = () => {
+      this.lastAckAt = Date.now();
+      if (!this.ended) session.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+    };
+    const ack = () => {
+      const wait = this.lastAckAt + (1000 * FRAMES_IN_FLIGHT) / MAX_FPS - Date.now();
+      if (wait > 0) setTimeout(send, wait);
+      else send();
+    };
     const jpeg = Buffer.from(frame.data, 'base64');
     const size = { width: Math.round(frame.metadata.deviceWidth), height: Math.round(frame.metadata.deviceHeight) };
     const resized = !this.last || this.last.size.width !== size.width || this.last.size.height !== size.height;
