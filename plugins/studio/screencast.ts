@@ -60,6 +60,10 @@ export class Screencast {
     if (this.viewers.size === 0) void this.end();
   }
 
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
   get watched(): boolean {
     return this.viewers.size > 0;
   }
