@@ -6,6 +6,7 @@ import { ExecutionDetail } from './screens/executions/execution-detail';
 import { ExecutionsScreen } from './screens/executions/executions-list';
 import { HeadfulScreen } from './screens/headful';
 import { SettingsScreen } from './screens/settings/settings';
+import { LazyStudio } from './screens/studio/lazy-studio';
 import { TaskEditor } from './screens/editor/task-editor';
 import { TasksScreen } from './screens/tasks';
 
@@ -13,6 +14,7 @@ const NAV = [
   { href: '/tasks', label: 'Tasks' },
   { href: '/executions', label: 'Executions' },
   { href: '/captures', label: 'Captures' },
+  { href: '/studio', label: 'Studio' },
   { href: '/settings', label: 'Settings' },
   { href: '/headful', label: 'Headful' },
 ];
@@ -25,6 +27,7 @@ function route(path: string) {
   if ((params = match('/tasks/:id', path))) return { key: `editor:${params.id}`, view: <TaskEditor id={params.id} /> };
   if (path === '/executions') return { key: 'executions', view: <ExecutionsScreen /> };
   if ((params = match('/executions/:id', path))) return { key: `execution:${params.id}`, view: <ExecutionDetail id={params.id!} /> };
+  if (path === '/studio') return { key: 'studio', view: <LazyStudio /> };
   if (path === '/captures') return { key: 'captures', view: <CapturesScreen /> };
   if (path === '/settings') return { key: 'settings', view: <SettingsScreen /> };
   if (path === '/headful') return { key: 'headful', view: <HeadfulScreen /> };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, patch, post, seg } from '../../api/client';
+import { get, patch, post, query, seg } from '../../api/client';
 import type { Schedule, Task } from '../../api/types';
 import { announce } from '../../components/dialogs';
 import { Tabs } from '../../components/tabs';
@@ -17,6 +17,7 @@ import { blankTask, editableFields, fingerprint, patchBody, problems, withAction
 import { TriggerCard } from './trigger-card';
 import { VariablesEditor } from './variables-editor';
 import { VersionsPanel } from './versions-panel';
+import { takeRecording } from '../studio/recording-handoff';
 
 const TABS = [
   { id: 'canvas', label: 'Canvas' }, { id: 'variables', label: 'Variables' }, { id: 'options', label: 'Script & options' },
@@ -43,6 +44,14 @@ export function TaskEditor(props: { id?: string }) {
     setRevision((r) => r + 1);
   };
 
+  // A recording from the studio becomes the unsaved draft, once the task it was made for is loaded.
+  useEffect(() => {
+    const recorded = saved && takeRecording(props.id, draft);
+    if (recorded) {
+      setDraft(recorded);
+      setRevision((r) => r + 1);
+    }
+  }, [saved]);
   useEffect(() => {
     if (!props.id) return;
     get<Task>(`/api/tasks/${seg(props.id)}`).then(load, setLoadError);
@@ -103,6 +112,7 @@ export function TaskEditor(props: { id?: string }) {
           <span class="muted" role="status">{dirty ? 'Unsaved changes' : draft.id ? 'Saved' : ''}</span>
           <Button variant="primary" busy={save.busy} onClick={() => void persist()} title="Ctrl+S">Save</Button>
           <Button busy={running} onClick={() => void runNow()}>{dirty || !draft.id ? 'Save & run' : 'Run'}</Button>
+          <a class="btn ghost" href={`/studio${query({ url: draft.url, task: draft.id })}`} onClick={linkClick}>Record</a>
         </div>
       </header>
       {issues.length > 0 && <div class="error-box" role="alert"><ul>{issues.map((i) => <li key={i}>{i}</li>)}</ul></div>}
