@@ -18,7 +18,8 @@ export type LiveMessage =
 const OUTLINE_TRIES = 20;
 const OUTLINE_RETRY_MS = 300;
 
-export function sendJson(ws: WebSocket, message: LiveMessage): void {
+/** Sends a text message: a run's (LiveMessage) or a studio session's (studio-socket.ts). */
+export function sendJson(ws: WebSocket, message: LiveMessage | { type: string; [key: string]: unknown }): void {
   if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
 
@@ -60,7 +61,9 @@ export function createRunLive() {
     const outline = async (action: ViewedAction) => {
       const session = await cast?.devtools();
       if (!session || !action.selector) return;
-      for (let i = 0; i < OUTLINE_TRIES && view.current === action && ws.readyState === WebSocket.OPEN; i++) {
+      // The first answer is sent even when the action already ended (a viewer ignores an outline not of its current
+      // action); tries after it only while the action waits for its element.
+      for (let i = 0; i < OUTLINE_TRIES && (i === 0 || view.current === action) && ws.readyState === WebSocket.OPEN; i++) {
         const box = await boxOf(session, action.selector);
         if (box) return sendJson(ws, { type: 'outline', index: action.index, box });
         await new Promise((resolve) => setTimeout(resolve, OUTLINE_RETRY_MS));

@@ -34,8 +34,8 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
   session.touched = Date.now();
   const cast = session.screencast();
   cast.add(viewer);
-  sendJson(ws, { type: 'hello', sessionId: session.id, mode: session.mode, url: session.page.url() } as never);
-  for (const [index, step] of session.steps.entries()) sendJson(ws, { type: 'recorded', index, step } as never);
+  sendJson(ws, { type: 'hello', sessionId: session.id, mode: session.mode, url: session.page.url() });
+  for (const [index, step] of session.steps.entries()) sendJson(ws, { type: 'recorded', index, step });
 
   let moving = false; // one mouse move or hover at a time: the rest are dropped, the next one catches up
   const onBinding = (payload: unknown) => {
@@ -48,11 +48,11 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
       return;
     }
     const added = record(session, event);
-    if (added) sendJson(ws, { type: 'recorded', ...added } as never);
+    if (added) sendJson(ws, { type: 'recorded', ...added });
   };
   const onNavigated = (payload: unknown) => {
     const { frame } = payload as { frame: { parentId?: string; url: string } };
-    if (!frame.parentId) sendJson(ws, { type: 'url', url: frame.url } as never);
+    if (!frame.parentId) sendJson(ws, { type: 'url', url: frame.url });
   };
   session.devtools.on('Runtime.bindingCalled', onBinding);
   session.devtools.on('Page.frameNavigated', onNavigated);
@@ -62,13 +62,13 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
     switch (message.type) {
       case 'mode':
         if (['interact', 'pick', 'record'].includes(message.mode)) session.mode = message.mode;
-        return sendJson(ws, { type: 'mode', mode: session.mode } as never);
+        return sendJson(ws, { type: 'mode', mode: session.mode });
       case 'navigate': {
         await guard.checkUrl(message.url);
         await session.page.goto(message.url, NAVIGATION_MS);
         if (session.mode === 'record') {
           const added = record(session, { kind: 'navigate', url: message.url });
-          if (added) sendJson(ws, { type: 'recorded', ...added } as never);
+          if (added) sendJson(ws, { type: 'recorded', ...added });
         }
         return;
       }
@@ -89,7 +89,7 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
       if (moving) return;
       moving = true;
       try {
-        if (session.mode === 'pick') sendJson(ws, { type: 'hover', box: await evaluate(session, call('hover', x, y)) } as never);
+        if (session.mode === 'pick') sendJson(ws, { type: 'hover', box: await evaluate(session, call('hover', x, y)) });
         else await sendMouse(session.devtools, message);
       } finally {
         moving = false;
@@ -97,12 +97,12 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
       return;
     }
     if (session.mode === 'pick') {
-      if (message.action === 'down') sendJson(ws, { type: 'picked', ...(await evaluate(session, call('pick', x, y)) as object) } as never);
+      if (message.action === 'down') sendJson(ws, { type: 'picked', ...(await evaluate(session, call('pick', x, y)) as object) });
       return;
     }
     if (message.action === 'down') {
       const select = await evaluate(session, call('selectAt', x, y));
-      if (select) return sendJson(ws, { type: 'select', x, y, ...(select as object) } as never);
+      if (select) return sendJson(ws, { type: 'select', x, y, ...(select as object) });
     }
     await sendMouse(session.devtools, message);
   }
@@ -115,10 +115,10 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
     try {
       message = JSON.parse(String(data)) as ClientMessage;
     } catch {
-      return sendJson(ws, { type: 'error', message: 'Messages are JSON' } as never);
+      return sendJson(ws, { type: 'error', message: 'Messages are JSON' });
     }
     queue = queue.then(() => handle(message)).catch((error: unknown) => {
-      sendJson(ws, { type: 'error', message: error instanceof Error ? error.message : String(error) } as never);
+      sendJson(ws, { type: 'error', message: error instanceof Error ? error.message : String(error) });
     });
   });
   ws.on('close', () => {
