@@ -38,6 +38,7 @@ import { retentionPlugin } from '../plugins/retention/index.js';
 import { runsPlugin } from '../plugins/runs/index.js';
 import { schedulesPlugin } from '../plugins/schedules/index.js';
 import { settingsPlugin } from '../plugins/settings/index.js';
+import { studioPlugin } from '../plugins/studio/index.js';
 import { tasksPlugin } from '../plugins/tasks/index.js';
 import { webPlugin } from '../plugins/web/index.js';
 
@@ -65,7 +66,7 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
 export const plugins: PluginDefinition[] = [
   aiPlugin, authPlugin, browserSessionsPlugin, credentialsPlugin, dataPlugin, executionsPlugin, headfulPlugin,
   healthPlugin, httpMetricsPlugin, inspectorPlugin, instancesPlugin, metricsPlugin, openapiPlugin, portabilityPlugin,
-  retentionPlugin, runsPlugin, schedulesPlugin, settingsPlugin, tasksPlugin, webPlugin,
+  retentionPlugin, runsPlugin, schedulesPlugin, settingsPlugin, studioPlugin, tasksPlugin, webPlugin,
 ];
 
 /** The service as it ships: one module holding every built-in provider and plugin. */

@@ -1,7 +1,8 @@
 /**
  * The browser contract's version (`major.minor`, see provider.ts), and the oldest a driver may be built for.
  * 1.1: `ContextHandle.addCookies` (optional); a connection error may carry `busy: true` (see `BrowserDriver.launch`).
- * 1.2: `BrowserDriver.traces` and `ContextOptions.tracePath` (optional).
+ * 1.2: `BrowserDriver.traces` and `ContextOptions.tracePath` (optional); `BrowserPage.devtools` (optional): a DevTools
+ *      session on one page (the live view's screencast and input).
  */
 export const BROWSER_CONTRACT_VERSION = '1.2';
 export const BROWSER_CONTRACT_ACCEPTS = '1.0';
@@ -164,4 +165,20 @@ export interface BrowserPage {
   url(): string;
   title(): Promise<string>;
   content(): Promise<string>;
+  /**
+   * Opens a DevTools (CDP) session attached to this page (contract 1.2, optional): the live view streams it with
+   * `Page.startScreencast` and drives it with the `Input` domain. Each call opens a session of its own; the caller
+   * detaches it. Rejects when the page is closed.
+   */
+  devtools?(): Promise<PageDevtools>;
+}
+
+/** A DevTools session on one page (see `BrowserPage.devtools`). */
+export interface PageDevtools {
+  /** Sends a DevTools command and resolves to its result; rejects with the protocol's error. */
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  on(event: string, listener: (payload: unknown) => void): void;
+  off(event: string, listener: (payload: unknown) => void): void;
+  /** Ends the session (its screencast with it). Never rejects. */
+  detach(): Promise<void>;
 }

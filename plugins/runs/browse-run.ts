@@ -119,6 +119,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       ...(traceDir ? { tracePath: path.join(traceDir, 'trace.zip') } : {}),
     }, async (context, signal): Promise<PageOutcome> => {
       page = await context.newPage();
+      run.view.open(page);
       run.log('info', `opening ${safeUrl(url)}`);
       try {
         await page.goto(url, timeoutMs);
@@ -130,6 +131,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
         log: (level, message, actionIndex) => run.log(level, message, actionIndex),
         saveScreenshot: saveCapture,
         checkNavigation: (target) => checkNavigation(services, target),
+        actionStarted: (index, type, selector) => run.view.action(index, type, selector),
         signal,
       };
       const result: PageOutcome = {};
@@ -145,6 +147,7 @@ export async function browseRun(deps: BrowseDeps, input: BrowseInput): Promise<B
       result.finalUrl = page.url();
       const title = await settleWithin(page.title(), TITLE_WAIT_MS, undefined, () => undefined);
       if (title !== undefined) result.title = title;
+      run.view.close(); // before the context closes: viewers stop their screencast on a live page
       return result;
     }, { timeoutMs, signal: run.signal });
 

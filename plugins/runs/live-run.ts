@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ExecutionLogLine, ExecutionStatus, RunAnswer } from '../../kernel/contracts/records.js';
+import { RunView } from './run-view.js';
 
 /** What `POST /api/tasks/{id}/api` answers and the completion webhook carries (spec, "Events"): the record's view. */
 export type { RunAnswer };
@@ -30,6 +31,8 @@ export class LiveRun {
   readonly logs: ExecutionLogLine[] = [];
   readonly events = new EventEmitter<LiveRunEvents>();
   readonly finished: Promise<RunAnswer>;
+  /** Its page and current action, for the live view. */
+  readonly view = new RunView();
   status: ExecutionStatus = 'queued';
   private dropped = 0;
   private resolve!: (answer: RunAnswer) => void;
@@ -75,6 +78,7 @@ export class LiveRun {
     if (this.status !== answer.status) this.setStatus(answer.status);
     this.events.emit('result', answer);
     this.events.removeAllListeners();
+    this.view.close();
     this.resolve(answer);
   }
 }

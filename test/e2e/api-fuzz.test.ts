@@ -17,7 +17,7 @@ const chromium = chromiumOrSkip();
 const pgSkip = await postgresUnavailable();
 
 /** Operations that start Chromium: a few requests each is enough to reach them, and the machine is small. */
-const BROWSER_BUDGETS: Record<string, number> = { runTask: 12, runToHere: 8, openBrowser: 6, closeBrowser: 8, highlightElements: 8, generateSelector: 8 };
+const BROWSER_BUDGETS: Record<string, number> = { runTask: 12, runToHere: 8, openBrowser: 6, closeBrowser: 8, highlightElements: 8, generateSelector: 8, openStudioSession: 6 };
 const BUDGETS: Record<string, number> = { ...BROWSER_BUDGETS, login: 12, logout: 10, generateScript: 20, importTasks: 30 };
 
 function plan(scale: number): FuzzPlan {

@@ -10,6 +10,7 @@ const ExecutionDetail = lazyScreen(() => import('./screens/executions/execution-
 const ExecutionsScreen = lazyScreen(() => import('./screens/executions/executions-list').then((m) => m.ExecutionsScreen));
 const HeadfulScreen = lazyScreen(() => import('./screens/headful').then((m) => m.HeadfulScreen));
 const OverviewScreen = lazyScreen(() => import('./screens/overview').then((m) => m.OverviewScreen));
+const StudioScreen = lazyScreen(() => import('./screens/studio/studio-screen').then((m) => m.default));
 const SettingsScreen = lazyScreen(() => import('./screens/settings/settings').then((m) => m.SettingsScreen));
 const TaskEditor = lazyScreen(() => import('./screens/editor/task-editor').then((m) => m.TaskEditor));
 
@@ -18,6 +19,7 @@ const NAV = [
   { href: '/tasks', label: 'Tasks' },
   { href: '/executions', label: 'Executions' },
   { href: '/captures', label: 'Captures' },
+  { href: '/studio', label: 'Studio' },
   { href: '/settings', label: 'Settings' },
   { href: '/headful', label: 'Headful' },
 ];
@@ -31,6 +33,7 @@ function route(path: string) {
   if (path === '/overview') return { key: 'overview', view: <OverviewScreen /> };
   if (path === '/executions') return { key: 'executions', view: <ExecutionsScreen /> };
   if ((params = match('/executions/:id', path))) return { key: `execution:${params.id}`, view: <ExecutionDetail id={params.id!} /> };
+  if (path === '/studio') return { key: 'studio', view: <StudioScreen /> };
   if (path === '/captures') return { key: 'captures', view: <CapturesScreen /> };
   if (path === '/settings') return { key: 'settings', view: <SettingsScreen /> };
   if (path === '/headful') return { key: 'headful', view: <HeadfulScreen /> };

@@ -90,6 +90,7 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
   async function runOne(index: number, action: Action, loop: LoopScope | null): Promise<void> {
     const { step, shown, scope } = prepare(index, action, loop);
     hooks.log('info', describeAction(index, shown, action.varName), index);
+    hooks.actionStarted?.(index, action.type, step.selector);
     if (action.type === 'stop') {
       stopped = true;
     } else if (action.type === 'set') {

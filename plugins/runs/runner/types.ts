@@ -9,6 +9,8 @@ export interface RunnerHooks {
   saveScreenshot(data: Buffer, ext: 'png' | 'jpg'): Promise<string>;
   /** Rejects (and the run fails at that action) when `url` may not be visited (private-network rule). */
   checkNavigation(url: string): Promise<void>;
+  /** Told as each action starts (after its log line), with its filled selector: what the live view shows. */
+  actionStarted?(index: number, type: string, selector: string | undefined): void;
   /** Aborted when the run is cancelled or times out: stop issuing actions at once. */
   signal: AbortSignal;
 }

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import type { BrowserPage } from '../../../kernel/contracts/browser.js';
 import { pageScript, timed } from '../shared/page-helpers.js';
+import { pageDevtools } from '../shared/page-devtools.js';
 
 /** The contract's page over a Playwright page. Selectors are Playwright's (CSS, `text=`, `xpath=`, `//`). */
 export function wrapPlaywrightPage(page: Page): BrowserPage {
@@ -29,5 +30,6 @@ export function wrapPlaywrightPage(page: Page): BrowserPage {
     url: () => page.url(),
     title: () => page.title(),
     content: () => page.content(),
+    devtools: async () => pageDevtools(await page.context().newCDPSession(page)),
   };
 }

@@ -21,5 +21,8 @@ export function puppeteerSelector(selector: string): string {
   if (selector.startsWith('xpath=')) return `xpath/${selector.slice(6)}`;
   if (selector.startsWith('//') || selector.startsWith('(//')) return `xpath/${selector}`;
   if (selector.startsWith('text=')) return `::-p-text(${JSON.stringify(selector.slice(5))})`;
+  // Playwright's role selector, as the studio writes it: role=button[name="Save"].
+  const role = /^role=([a-z]+)\[name=("(?:[^"\\]|\\.)*")\]$/.exec(selector);
+  if (role) return `::-p-aria([name=${role[2]}][role="${role[1]}"])`;
   return selector;
 }

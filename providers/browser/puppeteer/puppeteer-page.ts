@@ -1,6 +1,7 @@
 import type { Page } from 'puppeteer';
 import type { BrowserPage } from '../../../kernel/contracts/browser.js';
 import { pageScript, timed } from '../shared/page-helpers.js';
+import { pageDevtools } from '../shared/page-devtools.js';
 import { pressChord, puppeteerSelector } from './puppeteer-keys.js';
 
 /** The contract's page over a Puppeteer page. Locators wait until the element is visible and enabled. */
@@ -50,5 +51,6 @@ export function wrapPuppeteerPage(page: Page): BrowserPage {
     url: () => page.url(),
     title: () => page.title(),
     content: () => page.content(),
+    devtools: async () => pageDevtools(await page.createCDPSession()),
   };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, patch, post, seg } from '../../api/client';
+import { get, patch, post, query, seg } from '../../api/client';
 import type { Execution, Schedule, Task } from '../../api/types';
 import { RunVariablesDialog } from '../../components/run-variables';
 import { announce } from '../../components/dialogs';
@@ -22,6 +22,7 @@ import { TriggerCard } from './trigger-card';
 import { UseFromCode } from './use-from-code';
 import { VariablesEditor } from './variables-editor';
 import { VersionsPanel } from './versions-panel';
+import { takeRecording } from '../studio/recording-handoff';
 
 const TABS = [
   { id: 'canvas', label: 'Canvas' }, { id: 'variables', label: 'Variables' }, { id: 'options', label: 'Script & options' },
@@ -53,6 +54,14 @@ export function TaskEditor(props: { id?: string }) {
     setRevision((r) => r + 1);
   };
 
+  // A recording from the studio becomes the unsaved draft, once the task it was made for is loaded.
+  useEffect(() => {
+    const recorded = saved && takeRecording(props.id, draft);
+    if (recorded) {
+      setDraft(recorded);
+      setRevision((r) => r + 1);
+    }
+  }, [saved]);
   useEffect(() => {
     if (!props.id) return;
     get<Task>(`/api/tasks/${seg(props.id)}`).then(load, setLoadError);
@@ -118,6 +127,7 @@ export function TaskEditor(props: { id?: string }) {
           <Button variant="primary" busy={save.busy} onClick={() => void persist()} title="Ctrl+S">Save</Button>
           <Button busy={running} onClick={() => void runNow()}>{dirty || !draft.id ? 'Save & run' : 'Run'}</Button>
           <Button variant="ghost" disabled={running} onClick={() => setAskVariables(true)}>Run with variables…</Button>
+          <a class="btn ghost" href={`/studio${query({ url: draft.url, task: draft.id })}`} onClick={linkClick}>Record</a>
         </div>
       </header>
       {issues.length > 0 && <div class="error-box" role="alert"><ul>{issues.map((i) => <li key={i}>{i}</li>)}</ul></div>}

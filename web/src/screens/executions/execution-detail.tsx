@@ -14,6 +14,7 @@ import { useRun } from '../../lib/use-run';
 import { RunAgain } from './run-again';
 import { FailureShot, TraceLink } from '../../components/run-debug';
 import { RunPanel } from '../editor/run-panel';
+import { LiveView } from '../studio/live-view';
 
 /** The task's editor; for a run that failed at an action, with that action highlighted. */
 const taskLink = (e: Execution) => `/tasks/${seg(e.taskId)}${e.result.error?.actionIndex === undefined ? '' : query({ execution: e.executionId })}`;
@@ -72,6 +73,7 @@ export function ExecutionDetail(props: { id: string }) {
             {e.result.finalUrl && <div><dt>Final URL</dt><dd class="url">{e.result.finalUrl}</dd></div>}
             {e.result.title && <div><dt>Page title</dt><dd>{e.result.title}</dd></div>}
           </dl>
+          {(e.status === 'queued' || e.status === 'running') && <LiveView executionId={e.executionId} onEnd={() => { record.reload(); captures.reload(); }} />}
           {e.result.error && (
             <div class="error-box" role="alert">
               <strong>Error</strong>: {runErrorText(e.result.error)}
