@@ -1,7 +1,7 @@
 import type { ExecutionQuery } from '../../kernel/contracts/storage.js';
 import type { ExecutionRecord, ExecutionSummary } from '../../kernel/contracts/records.js';
 import { Errors } from '../../kernel/errors.js';
-import { withoutOwner } from '../../kernel/execution-owner.js';
+import { withoutOwner } from '../../layers/execution-view/answered-execution.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { Captures } from '../data/decorators.js';
 import { overviewOf } from './overview.js';

@@ -1,6 +1,6 @@
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
 import type { ExecutionQuery, ExecutionStore } from '../../kernel/contracts/storage.js';
-import { withoutOwner } from '../../kernel/execution-owner.js';
+import { withoutOwner } from '../../layers/execution-view/answered-execution.js';
 
 /** Records read per storage call: bounds the export's memory whatever the history holds. */
 export const PAGE_SIZE = 500;

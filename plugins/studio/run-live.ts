@@ -1,4 +1,4 @@
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws'; // a type only: ws loads with the first upgrade (start-up-loading test)
 import type { LiveRun } from '../runs/live-run.js';
 import type { ViewedAction } from '../runs/run-view.js';
 import { boxOf } from './element-box.js';
@@ -20,14 +20,14 @@ const OUTLINE_RETRY_MS = 300;
 
 /** Sends a text message: a run's (LiveMessage) or a studio session's (studio-socket.ts). */
 export function sendJson(ws: WebSocket, message: LiveMessage | { type: string; [key: string]: unknown }): void {
-  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
 }
 
 /** A viewer writing to a WebSocket: a frame counts as taken once the socket wrote it out. */
 export function socketViewer(ws: WebSocket): FrameViewer {
   return {
     frame: (jpeg, done) => {
-      if (ws.readyState !== WebSocket.OPEN) return done();
+      if (ws.readyState !== ws.OPEN) return done();
       ws.send(jpeg, { binary: true }, () => done());
     },
     viewport: (size) => sendJson(ws, { type: 'viewport', ...size }),
@@ -63,7 +63,7 @@ export function createRunLive() {
       if (!session || !action.selector) return;
       // The first answer is sent even when the action already ended (a viewer ignores an outline not of its current
       // action); tries after it only while the action waits for its element.
-      for (let i = 0; i < OUTLINE_TRIES && (i === 0 || view.current === action) && ws.readyState === WebSocket.OPEN; i++) {
+      for (let i = 0; i < OUTLINE_TRIES && (i === 0 || view.current === action) && ws.readyState === ws.OPEN; i++) {
         const box = await boxOf(session, action.selector);
         if (box) return sendJson(ws, { type: 'outline', index: action.index, box });
         await new Promise((resolve) => setTimeout(resolve, OUTLINE_RETRY_MS));

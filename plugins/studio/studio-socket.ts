@@ -1,4 +1,4 @@
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import type { OutboundGuard } from '../../kernel/contracts/outbound.js';
 import type { StudioSession } from './studio-sessions.js';
 import { sendJson, socketViewer } from './run-live.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { Errors, TaskloomError } from '../../kernel/errors.js';
 import { refuse } from '../browser-sessions/upgrade-answer.js';
@@ -23,14 +23,16 @@ const MAX_PAYLOAD = 64 * 1024;
  * Returns the function that closes them all.
  */
 export function attachSocketRoutes(app: FastifyInstance, routes: SocketRoute[], logger: Logger): () => void {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  // ws loads with the first upgrade, not at start-up.
+  let wss: Promise<WebSocketServer> | undefined;
+  const sockets = () => (wss ??= import('ws').then(({ WebSocketServer: Server }) => new Server({ noServer: true, maxPayload: MAX_PAYLOAD })));
   const server = app.server;
 
   async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, route: SocketRoute, match: RegExpExecArray): Promise<void> {
     const refusal = await refuseUpgrade(app, req);
     if (refusal) return refuse(socket, refusal);
     const handler = await route.accept(match, req);
-    wss.handleUpgrade(req, socket, head, (ws) => handler(ws));
+    (await sockets()).handleUpgrade(req, socket, head, (ws) => handler(ws));
   }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -52,7 +54,9 @@ export function attachSocketRoutes(app: FastifyInstance, routes: SocketRoute[], 
   server.on('upgrade', onUpgrade);
   return () => {
     server.off('upgrade', onUpgrade);
-    for (const client of wss.clients) client.terminate();
-    wss.close();
+    void wss?.then((open) => {
+      for (const client of open.clients) client.terminate();
+      open.close();
+    });
   };
 }

@@ -4,7 +4,7 @@ import type { Execution, Task } from '../../api/types';
 import { RunVariablesDialog } from '../../components/run-variables';
 import { Button, ErrorBox } from '../../components/ui';
 
-/** How the service answers a secret-looking variable's value (kernel/execution-owner.ts). */
+/** How the service answers a secret-looking variable's value (layers/execution-view/answered-execution.ts). */
 const MASKED = '****';
 import type { RunRequest } from '../../lib/use-run';
 

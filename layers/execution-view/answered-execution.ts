@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from './contracts/records.js';
+import type { ExecutionRecord } from '../../kernel/contracts/records.js';
 
 /** Variable names that hold a secret (a password typed in a recorded login, a token, a key): never answered. */
 const SECRET_NAME = /pass|pwd|secret|token|key|otp|pin|cred|auth|session|cookie/i;
