@@ -1,32 +1,35 @@
 /**
- * `npm run bench:runs`: a six-action task against a local page, measured in one run:
- *   1. baseline: a bare Playwright script, warm browser, fresh context per run, one run after another (and, as
- *      the machine's own ceiling for parallel runs, the same script 4 at a time);
- *   2. taskloom: `POST /api/tasks/{id}/api` on a spawned service (MAX_CONCURRENT_RUNS=4), one after another,
- *      interleaved run for run with the bare script (so both see the same machine load): the median ratio;
- *   3. taskloom: 20 runs at once (throughput against the sequential runs).
- * Then whether the service's memory grows with the number of runs: VmRSS of the node process (the browser not
- * included) once idle after 100 runs in all, and again after 1,000 (each the least seen over 15 s of idling, once
- * V8 has returned the garbage of the last runs); the target is within 10 %. Then context acquisition in the
- * browser pool (in this process, same engine and Chromium), with warm contexts as the service keeps them and
- * without. Last, the run queue's cost: the wait of a run in the queue with QUEUE=pg-boss and QUEUE=bullmq against
- * QUEUE=memory (support/runs-queue.ts; target: at most 30 ms added). `BENCH_ONLY=queue` measures only that.
- * Reports each figure against its target; exits 0 unless the bench itself could not run. Kills every child.
+ * `npm run bench:runs`: a six-action task against a local page, measured in one run, in parts:
+ * - `service`: 1. baseline: a bare Playwright script, warm browser, fresh context per run, one run after another
+ *   (and, as the machine's own ceiling for parallel runs, the same script 4 at a time); 2. taskloom:
+ *   `POST /api/tasks/{id}/api` on a spawned service (MAX_CONCURRENT_RUNS=4), one after another, interleaved run for
+ *   run with the bare script (so both see the same machine load): the median ratio; 3. taskloom: 20 runs at once
+ *   (throughput against the sequential runs); 4. whether the service's memory grows with the number of runs: VmRSS
+ *   of the node process (the browser not included) once idle after 100 runs in all, and again after 1,000 (each the
+ *   least seen over 15 s of idling, once V8 has returned the garbage of the last runs); the target is within 10 %
+ *   (`BENCH_MEMORY_RUNS=0` leaves step 4 out).
+ * - `acquisition`: 5. context acquisition in the browser pool (in this process, same engine and Chromium), with warm
+ *   contexts as the service keeps them and without.
+ * - `queue`: the wait of a run in the queue with QUEUE=pg-boss and QUEUE=bullmq against QUEUE=memory
+ *   (support/runs-queue.ts; target: at most 30 ms added).
+ * - `workers`: runs per minute with one and two worker processes on a shared queue and a remote browser, against the
+ *   in-process queue with one and two slots (support/runs-workers.ts; about two minutes).
+ * `BENCH_ONLY=service,queue` runs only those parts, `BENCH_SKIP=workers` all but those. Reports each figure against
+ * its target; exits 0 unless the bench itself could not run. Kills every child.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { ADMIN, request, sessionCookie } from '../test/support/service.js';
 import { startPagesServer } from '../test/support/pages-server.js';
 import { freePort, makeTempDir, mean, median, removeTempDir, spawnNode, waitHealthy, type NodeChild } from './support/children.js';
-import { buildService } from './support/runs-service.js';
+import { buildService, prepareService, runTask } from './support/runs-service.js';
 import { fmt, formatTable, verdict, type Row } from './support/report.js';
 import { machineUsage } from './support/cpu-usage.js';
 import { runBaseline, startBareScript } from './support/runs-baseline.js';
 import { runInterleaved } from './support/runs-interleaved.js';
 import { measureAcquisition } from './support/pool-acquisition.js';
-import { benchTask, EXPECTED_DATA } from './support/runs-task.js';
 import { queueLatencyRows } from './support/runs-queue.js';
+import { workerThroughputRows } from './support/runs-workers.js';
 
 const MAIN = 'app/main.ts';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
@@ -48,7 +51,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Service { proc: NodeChild; dataDir: string; apiKey: string; taskId: string }
 
-async function startTaskloom(origin: string): Promise<Service> {
+async function startTaskloom(script: string, origin: string): Promise<Service> {
   const dataDir = makeTempDir('taskloom-bench-runs-');
   const port = await freePort();
   const env = {
@@ -58,22 +61,14 @@ async function startTaskloom(origin: string): Promise<Service> {
     // `BROWSER_WARM_CONTEXTS=0 npm run bench:runs` measures the service without warm contexts.
     ...(process.env.BROWSER_WARM_CONTEXTS ? { BROWSER_WARM_CONTEXTS: process.env.BROWSER_WARM_CONTEXTS } : {}),
   };
-  const proc = spawnNode(USE_TSX ? MAIN : buildService(), port, env, 15_000);
+  const proc = spawnNode(script, port, env, 15_000);
   await waitHealthy(proc, 20);
-  const setup = await request(proc.baseUrl, 'POST', '/api/auth/setup', { body: ADMIN });
-  const key = await request(proc.baseUrl, 'POST', '/api/settings/api-key', { cookie: sessionCookie(setup.headers) });
-  const apiKey = key.body.apiKey as string;
-  const task = await request(proc.baseUrl, 'POST', '/api/tasks', { apiKey, body: benchTask(origin) });
-  if (task.status !== 200) throw new Error(`creating the task failed: ${task.status} ${task.text}`);
-  return { proc, dataDir, apiKey, taskId: task.body.id };
+  return { proc, dataDir, ...await prepareService(proc.baseUrl, origin) };
 }
 
 /** One run through the API; resolves to its wall time, or undefined when it did not succeed with the data. */
 async function runOnce(svc: Service): Promise<number | undefined> {
-  const started = performance.now();
-  const res = await request(svc.proc.baseUrl, 'POST', `/api/tasks/${svc.taskId}/api`, { apiKey: svc.apiKey });
-  const ms = performance.now() - started;
-  const ok = res.status === 200 && res.body.status === 'success' && JSON.stringify(res.body.result.data) === JSON.stringify(EXPECTED_DATA);
+  const { ms, ok, res } = await runTask(svc.proc.baseUrl, svc.apiKey, svc.taskId);
   if (!ok) say(`  a run failed: ${res.status} ${res.text.slice(0, 300)}`);
   return ok ? ms : undefined;
 }
@@ -111,42 +106,30 @@ function rssMb(pid: number): number {
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
 
-async function main(): Promise<void> {
-  say(`taskloom run bench: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
-  const pages = await startPagesServer();
-  let svc: Service | undefined;
-  const queueStep = async () => {
-    say('\n[queue] the same task one after another with QUEUE=memory, pg-boss and bullmq (STORAGE=postgres each)');
-    say(`\n${formatTable(await queueLatencyRows(USE_TSX ? MAIN : buildService(), pages.origin, say))}`);
-  };
-  if (process.env.BENCH_ONLY === 'queue') {
-    await queueStep().finally(() => pages.close());
-    return;
-  }
-  try {
-    say(`\n[1/5] baseline: bare Playwright, warm browser, fresh context per run (${WARMUPS} warm-up + ${SEQUENTIAL} runs)`);
-    const baseline = await runBaseline(pages.origin, WARMUPS, SEQUENTIAL);
-    const baseMedian = median(baseline.times);
-    say(`  median ${fmt.ms(baseMedian)}, mean ${fmt.ms(mean(baseline.times))}, machine busy ${baseline.busyCores.toFixed(2)} cores`
-      + `${baseline.failures ? `, ${baseline.failures} FAILED` : ''}`);
-    // What the machine allows: the same bare script, CONCURRENCY runs at a time. A run that keeps u cores busy
-    // on its own can go at most cores / u times faster in parallel, whoever drives the browser.
-    const baseParallel = await runBaseline(pages.origin, WARMUPS, BURST, CONCURRENCY);
-    const baseSpeedup = (baseParallel.times.length / baseParallel.wallMs) / (baseline.times.length / baseline.wallMs);
-    say(`  ${CONCURRENCY} at a time: ${(baseParallel.times.length / (baseParallel.wallMs / 1000)).toFixed(2)} runs/s, ${baseSpeedup.toFixed(2)}x sequential,`
-      + ` machine busy ${baseParallel.busyCores.toFixed(2)} of ${os.cpus().length} cores${baseParallel.failures ? `, ${baseParallel.failures} FAILED` : ''}`);
+/** Steps 1 to 4: the bare script, the service one run after another against it, 20 at once, and its memory. */
+async function serviceRows(script: string, origin: string): Promise<Row[]> {
+  say(`\n[1/5] baseline: bare Playwright, warm browser, fresh context per run (${WARMUPS} warm-up + ${SEQUENTIAL} runs)`);
+  const baseline = await runBaseline(origin, WARMUPS, SEQUENTIAL);
+  say(`  median ${fmt.ms(median(baseline.times))}, mean ${fmt.ms(mean(baseline.times))}, machine busy ${baseline.busyCores.toFixed(2)} cores`
+    + `${baseline.failures ? `, ${baseline.failures} FAILED` : ''}`);
+  // What the machine allows: the same bare script, CONCURRENCY runs at a time. A run that keeps u cores busy
+  // on its own can go at most cores / u times faster in parallel, whoever drives the browser.
+  const baseParallel = await runBaseline(origin, WARMUPS, BURST, CONCURRENCY);
+  const baseSpeedup = (baseParallel.times.length / baseParallel.wallMs) / (baseline.times.length / baseline.wallMs);
+  say(`  ${CONCURRENCY} at a time: ${(baseParallel.times.length / (baseParallel.wallMs / 1000)).toFixed(2)} runs/s, ${baseSpeedup.toFixed(2)}x sequential,`
+    + ` machine busy ${baseParallel.busyCores.toFixed(2)} of ${os.cpus().length} cores${baseParallel.failures ? `, ${baseParallel.failures} FAILED` : ''}`);
 
-    say(`\n[2/5] taskloom (${USE_TSX ? 'tsx loader' : 'built, as npm start'}, engine ${ENGINE}): POST /api/tasks/{id}/api, one after another,`
-      + ` interleaved with the bare script (${WARMUPS} warm-up + ${SEQUENTIAL} runs each, ${PAUSE_MS} ms after each, MAX_CONCURRENT_RUNS=${CONCURRENCY},`
-      + ` BROWSER_WARM_CONTEXTS=${process.env.BROWSER_WARM_CONTEXTS ?? 'its default'})`);
-    svc = await startTaskloom(pages.origin);
-    const service = svc;
-    await runMany(service, WARMUPS, 1);
-    const bare = await startBareScript(pages.origin);
+  say(`\n[2/5] taskloom (${USE_TSX ? 'tsx loader' : 'built, as npm start'}, engine ${ENGINE}): POST /api/tasks/{id}/api, one after another,`
+    + ` interleaved with the bare script (${WARMUPS} warm-up + ${SEQUENTIAL} runs each, ${PAUSE_MS} ms after each, MAX_CONCURRENT_RUNS=${CONCURRENCY},`
+    + ` BROWSER_WARM_CONTEXTS=${process.env.BROWSER_WARM_CONTEXTS ?? 'its default'})`);
+  const svc = await startTaskloom(script, origin);
+  try {
+    await runMany(svc, WARMUPS, 1);
+    const bare = await startBareScript(origin);
     let both;
     try {
       for (let i = 0; i < WARMUPS; i++) await bare.run();
-      both = await runInterleaved({ run: () => runOnce(service) }, bare, SEQUENTIAL, PAUSE_MS);
+      both = await runInterleaved({ run: () => runOnce(svc) }, bare, SEQUENTIAL, PAUSE_MS);
     } finally {
       await bare.close();
     }
@@ -167,43 +150,12 @@ async function main(): Promise<void> {
       + ` machine busy ${burstBusy.toFixed(2)} of ${os.cpus().length} cores`
       + `${burst.failures ? `, ${burst.failures} FAILED` : ''}`);
 
-    const done = WARMUPS + SEQUENTIAL + BURST;
-    const pid = svc.proc.child.pid!;
-    say(`\n[4/5] taskloom memory (${process.env.LOW_MEMORY === 'true' ? 'LOW_MEMORY=true' : "V8's defaults"}): runs ${CONCURRENCY} at a time,`
-      + ` VmRSS of the service process once idle after ${MEMORY_CHECKPOINT} and after ${MEMORY_RUNS} runs`);
-    const early = await runMany(svc, Math.max(0, MEMORY_CHECKPOINT - done), CONCURRENCY);
-    const rssEarly = await settledRssMb(pid);
-    say(`  after ${MEMORY_CHECKPOINT} runs: ${rssEarly.toFixed(1)} MB idle`);
-    const rest = await runMany(svc, MEMORY_RUNS - Math.max(done, MEMORY_CHECKPOINT), CONCURRENCY);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const rssAtOnce = rssMb(pid);
-    const rss = await settledRssMb(pid);
-    const failures = early.failures + rest.failures;
-    say(`  after ${MEMORY_RUNS} runs: ${rssAtOnce.toFixed(1)} MB 1 s after the last, ${rss.toFixed(1)} MB idle`
-      + `${failures ? `, ${failures} FAILED` : ''}`);
-
-    await svc.proc.stop();
-    say(`\n[5/5] context acquisition in the browser pool (in this process, engine ${ENGINE}, ${ACQUISITIONS} runs each):`
-      + ` ${CONCURRENCY} warm contexts (as the service keeps them) and none`);
-    const warmAcq = await measureAcquisition(ENGINE, `${pages.origin}/`, CONCURRENCY, ACQUISITIONS + 1, PAUSE_MS);
-    const coldAcq = await measureAcquisition(ENGINE, `${pages.origin}/`, 0, ACQUISITIONS + 1, PAUSE_MS);
-    say(`  warm: context in ${fmt.ms(median(warmAcq.acquire))}, first page in ${fmt.ms(median(warmAcq.firstPage))} (medians);`
-      + ` none: ${fmt.ms(median(coldAcq.acquire))}, ${fmt.ms(median(coldAcq.firstPage))}`);
-
     const ratio = seqMedian / pairedMedian;
     const speedup = burstThroughput / seqThroughput;
     const rows: Row[] = [
       {
         metric: 'median run time', value: fmt.ms(seqMedian), target: '<= 0.90x bare script', baseline: fmt.ms(pairedMedian),
         ratio: fmt.ratio(ratio), result: verdict(ratio <= 0.9, both.b.failures + sequential.failures > 0),
-      },
-      {
-        metric: 'context acquisition (pool)', value: fmt.ms(median(warmAcq.acquire)), target: '< 30 ms',
-        baseline: `${fmt.ms(median(coldAcq.acquire))} without warm`, ratio: '-', result: verdict(median(warmAcq.acquire) < 30),
-      },
-      {
-        metric: 'context + first page (pool)', value: fmt.ms(median(warmAcq.firstPage)), target: '(shown)',
-        baseline: `${fmt.ms(median(coldAcq.firstPage))} without warm`, ratio: fmt.ratio(median(warmAcq.firstPage) / median(coldAcq.firstPage)), result: '-',
       },
       {
         metric: `throughput, ${BURST} at once`, value: `${burstThroughput.toFixed(2)} runs/s`, target: '>= 2.5x sequential',
@@ -213,24 +165,98 @@ async function main(): Promise<void> {
         metric: `bare Playwright, ${CONCURRENCY} at a time`, value: `${fmt.ratio(baseSpeedup)} sequential`, target: '(the machine\'s ceiling)',
         baseline: `${fmt.ratio(os.cpus().length / baseline.busyCores)} (cores / busy)`, ratio: '-', result: '-',
       },
-      {
-        metric: `service RSS 1 s after ${MEMORY_RUNS} runs`, value: `${rssAtOnce.toFixed(1)} MB`, target: '(shown)', baseline: '-',
-        ratio: '-', result: '-',
-      },
-      {
-        metric: `service RSS idle after ${MEMORY_RUNS} runs`, value: `${rss.toFixed(1)} MB`, target: `<= 1.10x after ${MEMORY_CHECKPOINT}`,
-        baseline: `${rssEarly.toFixed(1)} MB after ${MEMORY_CHECKPOINT}`, ratio: fmt.ratio(rss / rssEarly),
-        result: verdict(rss <= rssEarly * 1.1, failures > 0),
-      },
     ];
-    say(`\n${formatTable(rows)}`);
-    await svc.proc.stop();
-    await queueStep();
+    if (MEMORY_RUNS > 0) rows.push(...await memoryRows(svc, WARMUPS + SEQUENTIAL + BURST));
+    return rows;
   } finally {
-    if (svc) {
-      await svc.proc.stop();
-      await removeTempDir(svc.dataDir);
+    await svc.proc.stop();
+    await removeTempDir(svc.dataDir);
+  }
+}
+
+/** Step 4: VmRSS of the service idle after MEMORY_CHECKPOINT and after MEMORY_RUNS runs (`done` ran already). */
+async function memoryRows(svc: Service, done: number): Promise<Row[]> {
+  const pid = svc.proc.child.pid!;
+  say(`\n[4/5] taskloom memory (${process.env.LOW_MEMORY === 'true' ? 'LOW_MEMORY=true' : "V8's defaults"}): runs ${CONCURRENCY} at a time,`
+    + ` VmRSS of the service process once idle after ${MEMORY_CHECKPOINT} and after ${MEMORY_RUNS} runs`);
+  const early = await runMany(svc, Math.max(0, MEMORY_CHECKPOINT - done), CONCURRENCY);
+  const rssEarly = await settledRssMb(pid);
+  say(`  after ${MEMORY_CHECKPOINT} runs: ${rssEarly.toFixed(1)} MB idle`);
+  const rest = await runMany(svc, MEMORY_RUNS - Math.max(done, MEMORY_CHECKPOINT), CONCURRENCY);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const rssAtOnce = rssMb(pid);
+  const rss = await settledRssMb(pid);
+  const failures = early.failures + rest.failures;
+  say(`  after ${MEMORY_RUNS} runs: ${rssAtOnce.toFixed(1)} MB 1 s after the last, ${rss.toFixed(1)} MB idle`
+    + `${failures ? `, ${failures} FAILED` : ''}`);
+  return [
+    {
+      metric: `service RSS 1 s after ${MEMORY_RUNS} runs`, value: `${rssAtOnce.toFixed(1)} MB`, target: '(shown)', baseline: '-',
+      ratio: '-', result: '-',
+    },
+    {
+      metric: `service RSS idle after ${MEMORY_RUNS} runs`, value: `${rss.toFixed(1)} MB`, target: `<= 1.10x after ${MEMORY_CHECKPOINT}`,
+      baseline: `${rssEarly.toFixed(1)} MB after ${MEMORY_CHECKPOINT}`, ratio: fmt.ratio(rss / rssEarly),
+      result: verdict(rss <= rssEarly * 1.1, failures > 0),
+    },
+  ];
+}
+
+/** Step 5: context acquisition in the browser pool, with warm contexts and without. */
+async function acquisitionRows(origin: string): Promise<Row[]> {
+  say(`\n[5/5] context acquisition in the browser pool (in this process, engine ${ENGINE}, ${ACQUISITIONS} runs each):`
+    + ` ${CONCURRENCY} warm contexts (as the service keeps them) and none`);
+  const warmAcq = await measureAcquisition(ENGINE, `${origin}/`, CONCURRENCY, ACQUISITIONS + 1, PAUSE_MS);
+  const coldAcq = await measureAcquisition(ENGINE, `${origin}/`, 0, ACQUISITIONS + 1, PAUSE_MS);
+  say(`  warm: context in ${fmt.ms(median(warmAcq.acquire))}, first page in ${fmt.ms(median(warmAcq.firstPage))} (medians);`
+    + ` none: ${fmt.ms(median(coldAcq.acquire))}, ${fmt.ms(median(coldAcq.firstPage))}`);
+  return [
+    {
+      metric: 'context acquisition (pool)', value: fmt.ms(median(warmAcq.acquire)), target: '< 30 ms',
+      baseline: `${fmt.ms(median(coldAcq.acquire))} without warm`, ratio: '-', result: verdict(median(warmAcq.acquire) < 30),
+    },
+    {
+      metric: 'context + first page (pool)', value: fmt.ms(median(warmAcq.firstPage)), target: '(shown)',
+      baseline: `${fmt.ms(median(coldAcq.firstPage))} without warm`, ratio: fmt.ratio(median(warmAcq.firstPage) / median(coldAcq.firstPage)), result: '-',
+    },
+  ];
+}
+
+/** The bench's parts, in order; `BENCH_ONLY=queue,workers` runs some, `BENCH_SKIP=memory,workers` leaves some out. */
+const PARTS = ['service', 'acquisition', 'queue', 'workers'] as const;
+type Part = (typeof PARTS)[number];
+
+function chosenParts(): Part[] {
+  const list = (name: string) => (process.env[name] ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const only = list('BENCH_ONLY');
+  const skip = list('BENCH_SKIP');
+  for (const part of [...only, ...skip]) {
+    if (!PARTS.includes(part as Part)) throw new Error(`unknown bench part "${part}" in BENCH_ONLY/BENCH_SKIP: use ${PARTS.join(', ')}`);
+  }
+  return PARTS.filter((part) => (only.length === 0 || only.includes(part)) && !skip.includes(part));
+}
+
+async function main(): Promise<void> {
+  const parts = chosenParts();
+  say(`taskloom run bench: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')};`
+    + ` parts: ${parts.join(', ')}`);
+  const script = USE_TSX ? MAIN : buildService();
+  const pages = await startPagesServer();
+  const rows: Row[] = [];
+  try {
+    if (parts.includes('service')) rows.push(...await serviceRows(script, pages.origin));
+    if (parts.includes('acquisition')) rows.push(...await acquisitionRows(pages.origin));
+    if (parts.includes('queue')) {
+      say('\n[queue] the same task one after another with QUEUE=memory, pg-boss and bullmq (STORAGE=postgres each)');
+      rows.push(...await queueLatencyRows(script, pages.origin, say));
     }
+    if (parts.includes('workers')) {
+      say('\n[workers] runs sent at once, run by one process on the in-process queue, or by 1 and 2 worker processes on a shared'
+        + ' queue, all on one remote browser (a Playwright browser server; BENCH_SKIP=workers leaves this out)');
+      rows.push(...await workerThroughputRows(script, pages.origin, say));
+    }
+    say(`\nload at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}\n\n${formatTable(rows)}`);
+  } finally {
     await pages.close();
   }
 }

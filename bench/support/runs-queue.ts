@@ -2,13 +2,12 @@
 // QUEUE=bullmq (each on its own fresh PostgreSQL database, STORAGE=postgres, so only the queue differs). Two figures
 // per queue: the wait in the queue (the record's queuedAt to the start of the run, an idle worker) and the whole
 // answer of `POST /api/tasks/{id}/api`; the added latency is each against the in-process queue's.
-import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import { ADMIN, request, sessionCookie } from '../../test/support/service.js';
+import { request } from '../../test/support/service.js';
 import { createTestDatabase } from '../../test/support/postgres-database.js';
 import { freePort, makeTempDir, median, removeTempDir, spawnNode, waitHealthy } from './children.js';
 import { fmt, verdict, type Row } from './report.js';
-import { benchTask } from './runs-task.js';
+import { prepareService, runTask } from './runs-service.js';
 
 const QUEUES = ['memory', 'pg-boss', 'bullmq'] as const;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -28,17 +27,13 @@ async function measure(script: string, origin: string, queue: (typeof QUEUES)[nu
   }, 15_000);
   try {
     await waitHealthy(proc, 20);
-    const setup = await request(proc.baseUrl, 'POST', '/api/auth/setup', { body: ADMIN });
-    const apiKey = (await request(proc.baseUrl, 'POST', '/api/settings/api-key', { cookie: sessionCookie(setup.headers) })).body.apiKey as string;
-    const taskId = (await request(proc.baseUrl, 'POST', '/api/tasks', { apiKey, body: benchTask(origin) })).body.id as string;
+    const { apiKey, taskId } = await prepareService(proc.baseUrl, origin);
     const waits: number[] = [];
     const answers: number[] = [];
     let failures = 0;
     for (let n = 0; n < warmups + runs; n += 1) {
-      const started = performance.now();
-      const res = await request(proc.baseUrl, 'POST', `/api/tasks/${taskId}/api`, { apiKey });
-      const ms = performance.now() - started;
-      if (res.status !== 200 || res.body.status !== 'success') {
+      const { ms, ok, res } = await runTask(proc.baseUrl, apiKey, taskId);
+      if (!ok) {
         failures++;
         continue;
       }

@@ -225,6 +225,19 @@ export function actionsContract(engine: string, makePool: PoolFactory): void {
       assert.ok(Date.now() - started < 8000, `three timeouts took ${Date.now() - started} ms`);
     });
 
+    it('type and press wait for a field that is missing or hidden at first, then append at its end', async () => {
+      const ran = await run([
+        js(`setTimeout(() => { const input = document.createElement('input'); input.id = 'added'; input.value = 'a'; document.body.prepend(input); }, 300);
+          const keys = document.querySelector('#keys'); keys.value = 'k'; keys.style.visibility = 'hidden';
+          setTimeout(() => { keys.style.visibility = ''; }, 300);`),
+        a('type', { selector: '#added', value: 'b' }), a('press', { key: 'x', selector: '#keys' }),
+      ], { probe: (p) => p.evaluate('return [document.querySelector("#added").value, document.querySelector("#keys").value]', {}) });
+      assert.equal(ran.error, undefined);
+      assert.deepEqual(ran.probe, ['ab', 'kx']);
+      const never = await run([a('type', { selector: '#never', value: 'z', timeoutMs: 300 })]);
+      failed(never, 0, /^Action 1 \(type\): Timed out after 300 ms waiting for selector "#never" to be visible$/);
+    });
+
     it('page errors and bad values fail the action with their message', async () => {
       failed(await run([js('throw new Error("boom in page")')]), 0, /^Action 1 \(javascript\): boom in page$/);
       failed(await run([js('return missingThing.x')]), 0, /^Action 1 \(javascript\): missingThing is not defined$/);

@@ -74,14 +74,23 @@ el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });`
 export const SCROLL_BY = `window.scrollBy({ top: args.pixels ?? window.innerHeight, left: 0, behavior: 'instant' });`;
 
 /**
- * args `{ selector }`: focuses the first match and puts the caret at the end of its text, so `type` appends
- * on both engines (Playwright otherwise moves the caret to the start of an input it focuses). A selector
- * the page cannot resolve itself (an engine-only form) is left to the engine: resolves false.
+ * args `{ selector, whenVisible? }`: focuses the first match and puts the caret at the end of its text, so `type`
+ * appends on both engines (Playwright otherwise moves the caret to the start of an input it focuses). Resolves
+ * `focused`; `engine` for a selector the page cannot resolve itself (an engine-only form: left to the engine);
+ * with `whenVisible`, `wait` (nothing done) while the first match is missing or not visible as the engines
+ * judge it (a box with `display: contents` counts as not visible: the engine decides then).
  */
 export const CARET_AT_END = `${HELPERS}
 let el;
-try { el = __all(args.selector)[0]; } catch { return false; }
-if (!el) return false;
+try { el = __all(args.selector)[0]; } catch { return 'engine'; }
+if (args.whenVisible) {
+  const style = el && getComputedStyle(el);
+  const rect = el && el.getBoundingClientRect();
+  const shown = el && style.display !== 'contents' && style.visibility === 'visible'
+    && (typeof el.checkVisibility !== 'function' || el.checkVisibility()) && rect.width > 0 && rect.height > 0;
+  if (!shown) return 'wait';
+}
+if (!el) return 'engine';
 el.focus();
 if (typeof el.value === 'string' && typeof el.setSelectionRange === 'function') {
   try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* types without a caret (email, number) */ }
@@ -92,4 +101,4 @@ if (typeof el.value === 'string' && typeof el.setSelectionRange === 'function') 
   getSelection().removeAllRanges();
   getSelection().addRange(range);
 }
-return true;`;
+return 'focused';`;
