@@ -11,7 +11,7 @@ import { launchDedicatedBrowser } from './dedicated-browser.js';
 import type { BrowserSource } from './browser-source.js';
 import { RemoteSessions } from './remote-sessions.js';
 import { createRunBudget, type RunBudgetOptions } from './run-budget.js';
-import { settleWithin } from './settle-within.js';
+import { settleWithin } from '../async/settle-within.js';
 import { WarmBrowser } from './warm-browser.js';
 import { WarmContexts, warmFitOf, type TakenContext } from './warm-contexts.js';
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import type { BrowserNetwork } from './browser-network.js';
 import type { BrowserPool, BrowserPoolOptions } from './browser-pool.js';
 import { withCdp } from './cdp-connection.js';
-import { settleWithin } from './settle-within.js';
+import { settleWithin } from '../async/settle-within.js';
 
 export type { DedicatedBrowser } from '../../kernel/contracts/browser-pool.js';
 

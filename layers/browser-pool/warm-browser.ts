@@ -4,7 +4,7 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import type { BrowserSource } from './browser-source.js';
 import { redactEndpoint, scrubEndpoint } from './endpoint-redaction.js';
 import { BrowserDisconnectedError, BrowserPoolClosedError, RemoteBrowserUnavailableError } from './pool-errors.js';
-import { settleWithin } from './settle-within.js';
+import { settleWithin } from '../async/settle-within.js';
 
 const TIMED_OUT = Symbol('timed out');
 

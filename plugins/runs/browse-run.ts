@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserPool, RetryableRunError } from '../../kernel/contracts/browser-pool.js';
-import { settleWithin } from './settle-within.js';
+import { settleWithin } from '../../layers/async/settle-within.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
 import type { ExecutionResult, ExecutionStatus } from '../../kernel/contracts/records.js';
 import type { ProxyChoice } from '../settings/decorators.js';

@@ -1,5 +1,5 @@
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
-import { settleWithin } from './settle-within.js';
+import { settleWithin } from '../../layers/async/settle-within.js';
 
 /** A page that does not answer a screenshot within this long (wedged, crashed) gets none: the run ends anyway. */
 export const FAILURE_SHOT_MS = 5000;

@@ -1,4 +1,4 @@
-import { settleWithin } from './settle-within.js';
+import { settleWithin } from '../../layers/async/settle-within.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { RunStop, type LiveRun } from './live-run.js';
 

@@ -6,7 +6,7 @@ import { checkNavigation, safeUrl } from './browse-run.js';
 import { failureShot } from './failure-shot.js';
 import { checkTaskUrl } from './page-capture.js';
 import { ActionError, cleanErrorMessage, runActions, type RunnerWatch } from './runner/index.js';
-import { settleWithin } from './settle-within.js';
+import { settleWithin } from '../../layers/async/settle-within.js';
 import { fillUrl, timeoutOf, userAgentOf, variablesOf, viewportOf, type RunnableTask } from './task-options.js';
 
 export interface RunToHereInput {
