@@ -12,6 +12,7 @@ import { notOpen, type RemoteSessions } from './remote-sessions.js';
 import { answer, refuse } from './upgrade-answer.js';
 import { refuseUpgrade } from './upgrade-auth.js';
 
+const SESSIONS_PREFIX = '/api/browser/sessions/';
 const PATH = /^\/api\/browser\/sessions\/([A-Za-z0-9_-]{1,256})\/(devtools|close|vnc)\/?$/;
 
 export interface UpgradeRouterOptions {
@@ -102,8 +103,9 @@ export function attachUpgradeRouter(options: UpgradeRouterOptions): () => void {
     const isPeer = req.headers[PEER_HEADER] !== undefined;
     // A close and a display are a peer's requests only; to a client they are no endpoint.
     if (!match || (match[2] !== 'devtools' && !isPeer)) {
-      // Another listener may serve this path; with none, answer instead of leaving the socket hanging.
-      if (server.listenerCount('upgrade') === 1) refuse(socket, Errors.NOT_FOUND({}, { details: `No WebSocket endpoint at ${url.pathname}` }));
+      // Its own paths it answers; another listener may serve the rest, and with none they are answered here too
+      // (a socket nobody answers hangs).
+      if (url.pathname.startsWith(SESSIONS_PREFIX) || server.listenerCount('upgrade') === 1) refuse(socket, Errors.NOT_FOUND({}, { details: `No WebSocket endpoint at ${url.pathname}` }));
       return;
     }
     const sessionId = match[1]!;
