@@ -14,11 +14,12 @@ import { makeTempDir, request, setupAdmin, startService, type TestService } from
 
 const PAGE = '<html><head><script>var secret = 1;</script></head><body><form id="login"><input name="email" placeholder="Email">' +
   '<button class="btn primary" type="submit">Sign in</button></form><svg><path d="M0 0L10 10"/></svg></body></html>';
-/** The built-in modules less the plugin that provides the real page capture (plus `extra`). */
-/** The built-ins without the named plugins (and the schedules, which need the runs plugin), plus `extra`. */
+/** Plugins that cannot load without the runs plugin (they use its `runs` decorator). */
+const NEED_RUNS = new Set(['schedules', 'studio']);
+/** The built-ins without the named plugin (and, without runs, those that need it), plus `extra`. */
 function registryWithout(name: string, ...extra: NonNullable<typeof plugins>): Registry {
   const registry = new Registry();
-  const left = (plugins ?? []).filter((p) => p.name !== name && !(name === 'runs' && p.name === 'schedules'));
+  const left = (plugins ?? []).filter((p) => p.name !== name && !(name === 'runs' && NEED_RUNS.has(p.name)));
   registry.addModule({ providers, plugins: [...left, ...extra] });
   return registry;
 }
