@@ -57,7 +57,7 @@ export async function openPlaywrightContext(
       try {
         const videoPath = await recording.stop();
         const tracePath = options.tracePath ? await stopTracing(context, options.tracePath) : undefined;
-        return { videoPath, tracePath };
+        return tracePath === undefined ? { videoPath } : { videoPath, tracePath };
       } finally {
         recordings.delete(recording);
         closeAsked = true;
