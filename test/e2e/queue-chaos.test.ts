@@ -47,6 +47,8 @@ for (const queue of ['pg-boss', 'bullmq'] as SharedQueue[]) {
       const longRun = await startAsync(a, long);
       const shortRun = await startAsync(b, short);
       await until('both runs running', async () => [await statusOf(longRun), await statusOf(shortRun)], (s) => s.every((x) => x === 'running'), 60_000);
+      // The holders say so in their logs, which can come a moment after the records say running.
+      await until('both holders to log their runs', async () => [a, b].filter((m) => m.ran(longRun) || m.ran(shortRun)).length, (n) => n === 2, 30_000);
       const victim = a.ran(longRun) ? a : b;
       const survivor = victim === a ? b : a;
       assert.ok(survivor.ran(shortRun), 'each instance runs one');

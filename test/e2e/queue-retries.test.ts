@@ -39,7 +39,9 @@ describe(`kill -9 of the instance running a run whose task asks for retries, QUE
     const id = started.body.executionId as string;
     const recordOn = async (member: Member) => (await member.call('GET', `/api/executions/${id}`)).body;
     await until('the run running', () => recordOn(a), (r) => r.status === 'running', 60_000);
-    const victim = a.ran(id) ? a : b;
+    // The holder says so in its log, which can come a moment after the record says running.
+    const victim = (await until('an instance to log that it runs it', async () => (a.ran(id) ? a : b.ran(id) ? b : undefined),
+      (member) => member !== undefined, 30_000))!;
     const survivor = victim === a ? b : a;
 
     assert.equal(await victim.proc.stop('SIGKILL'), null);
