@@ -8,7 +8,7 @@ import type { BrowserSessions } from '../headful/decorators.js';
 import { internalTarget, type CheckContext } from './devtools-checks.js';
 import { filterMessage } from './devtools-filter.js';
 import type { SessionFolders } from './session-folders.js';
-import { refuse } from './upgrade-answer.js';
+import { refuse } from '../../layers/websocket-upgrade/upgrade-answer.js';
 
 /** The path of a session's relayed DevTools endpoint. */
 export const devtoolsPath = (sessionId: string) => `/api/browser/sessions/${encodeURIComponent(sessionId)}/devtools`;

@@ -9,8 +9,8 @@ import type { LocalRelay } from './devtools-relay.js';
 import { PEER_HEADER, type PeerAuth, type PeerPurpose } from './peer-auth.js';
 import { claimKey, TOKEN_TTL_MS, type RelayTokens } from './relay-tokens.js';
 import { notOpen, type RemoteSessions } from './remote-sessions.js';
-import { answer, refuse } from './upgrade-answer.js';
-import { refuseUpgrade } from './upgrade-auth.js';
+import { answer, refuse } from '../../layers/websocket-upgrade/upgrade-answer.js';
+import { refuseUpgrade } from '../../layers/websocket-upgrade/upgrade-auth.js';
 
 const SESSIONS_PREFIX = '/api/browser/sessions/';
 const PATH = /^\/api\/browser\/sessions\/([A-Za-z0-9_-]{1,256})\/(devtools|close|vnc)\/?$/;

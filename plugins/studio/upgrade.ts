@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { Errors, TaskloomError } from '../../kernel/errors.js';
-import { refuse } from '../browser-sessions/upgrade-answer.js';
-import { refuseUpgrade } from '../browser-sessions/upgrade-auth.js';
+import { refuse } from '../../layers/websocket-upgrade/upgrade-answer.js';
+import { refuseUpgrade } from '../../layers/websocket-upgrade/upgrade-auth.js';
 
 /** One WebSocket endpoint: its path, and what to do once the client is let in (throw a TaskloomError to refuse). */
 export interface SocketRoute {
@@ -19,7 +19,7 @@ const MAX_PAYLOAD = 64 * 1024;
 
 /**
  * The studio's WebSocket endpoints on the service's own server, let in by the API's rules for an upgrade (API key
- * header, session cookie from this service's pages, or AUTH_DISABLED; see browser-sessions/upgrade-auth.ts).
+ * header, session cookie from this service's pages, or AUTH_DISABLED; see layers/websocket-upgrade/upgrade-auth.ts).
  * Returns the function that closes them all.
  */
 export function attachSocketRoutes(app: FastifyInstance, routes: SocketRoute[], logger: Logger): () => void {
