@@ -8,6 +8,7 @@ import { localAuth } from '../providers/auth/local/index.js';
 import { playwrightBrowser } from '../providers/browser/playwright/index.js';
 import { puppeteerBrowser } from '../providers/browser/puppeteer/index.js';
 import { tablestoreOutput } from '../providers/output/tablestore/index.js';
+import { taskApiCaptcha } from '../providers/captcha/task-api/index.js';
 import { breeScheduler } from '../providers/scheduler/bree/index.js';
 import { bullmqScheduler } from '../providers/scheduler/bullmq/index.js';
 import { pgBossScheduler } from '../providers/scheduler/pg-boss/index.js';
@@ -21,9 +22,14 @@ import { pgBossQueue } from '../providers/queue/pg-boss/index.js';
 import { jsonStorage } from '../providers/storage/json/index.js';
 import { mongodbStorage } from '../providers/storage/mongodb/index.js';
 import { postgresStorage } from '../providers/storage/postgres/index.js';
+import { accessPlugin, apiKeysPlugin } from '../plugins/access/index.js';
 import { aiPlugin } from '../plugins/ai/index.js';
+import { allowedHostsPlugin } from '../plugins/allowed-hosts/index.js';
+import { jsonDepthPlugin } from '../plugins/json-depth/index.js';
 import { authPlugin } from '../plugins/auth/index.js';
 import { browserSessionsPlugin } from '../plugins/browser-sessions/index.js';
+import { browserStatesPlugin } from '../plugins/browser-states/index.js';
+import { captchaPlugin } from '../plugins/captcha/index.js';
 import { credentialsPlugin } from '../plugins/credentials/index.js';
 import { dataPlugin } from '../plugins/data/index.js';
 import { executionsPlugin } from '../plugins/executions/index.js';
@@ -32,6 +38,7 @@ import { healthPlugin } from '../plugins/health/index.js';
 import { inspectorPlugin } from '../plugins/inspector/index.js';
 import { instancesPlugin } from '../plugins/instances/index.js';
 import { httpMetricsPlugin, metricsPlugin } from '../plugins/metrics/index.js';
+import { monitorsPlugin } from '../plugins/monitors/index.js';
 import { openapiPlugin } from '../plugins/openapi/index.js';
 import { portabilityPlugin } from '../plugins/portability/index.js';
 import { retentionPlugin } from '../plugins/retention/index.js';
@@ -41,6 +48,8 @@ import { settingsPlugin } from '../plugins/settings/index.js';
 import { studioPlugin } from '../plugins/studio/index.js';
 import { tasksPlugin } from '../plugins/tasks/index.js';
 import { webPlugin } from '../plugins/web/index.js';
+import { tracingPlugin } from '../plugins/tracing/index.js';
+import { webhooksPlugin } from '../plugins/webhooks/index.js';
 
 /**
  * The providers that ship with taskloom: the choices of each capability (STORAGE, BROWSER_ENGINE, ...), and the
@@ -54,6 +63,7 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
   playwrightBrowser, puppeteerBrowser,
   openAiCompatibleAi, anthropicAi, ollamaAi,
   tablestoreOutput,
+  taskApiCaptcha,
   breeScheduler, pgBossScheduler, bullmqScheduler,
   diskBlobStore, postgresBlobStore, gridfsBlobStore, s3BlobStore,
   memoryQueue, pgBossQueue, bullmqQueue,
@@ -64,9 +74,10 @@ export const providers: NonNullable<TaskloomModule['providers']> = [
  * needs (kernel/plugin-order.ts).
  */
 export const plugins: PluginDefinition[] = [
-  aiPlugin, authPlugin, browserSessionsPlugin, credentialsPlugin, dataPlugin, executionsPlugin, headfulPlugin,
-  healthPlugin, httpMetricsPlugin, inspectorPlugin, instancesPlugin, metricsPlugin, openapiPlugin, portabilityPlugin,
-  retentionPlugin, runsPlugin, schedulesPlugin, settingsPlugin, studioPlugin, tasksPlugin, webPlugin,
+  // First: a rebound host name is refused before any other plugin's hook reads the request.
+  allowedHostsPlugin, jsonDepthPlugin, accessPlugin, apiKeysPlugin, aiPlugin, authPlugin, browserSessionsPlugin, browserStatesPlugin, captchaPlugin, credentialsPlugin, dataPlugin, executionsPlugin, headfulPlugin,
+  healthPlugin, httpMetricsPlugin, inspectorPlugin, instancesPlugin, metricsPlugin, monitorsPlugin, openapiPlugin, portabilityPlugin,
+  retentionPlugin, tracingPlugin, webhooksPlugin, runsPlugin, schedulesPlugin, settingsPlugin, studioPlugin, tasksPlugin, webPlugin,
 ];
 
 /** The service as it ships: one module holding every built-in provider and plugin. */

@@ -1,7 +1,8 @@
 /**
- * `npm run bench:api`: start-up time, GET/POST /api/tasks throughput and p99, and the cost of
- * appending one execution to a history of 100,000, each next to a baseline measured in the same
- * run (a bare Fastify server; a bare appended, fdatasync'd line). Reports; never fails on a target.
+ * `npm run bench:api`: start-up time, GET/POST /api/tasks throughput and p99, the cost of
+ * appending one execution to a history of 100,000, and webhook deliveries (the cost of storing one per event, and
+ * the sender's throughput to a local receiver), each next to a baseline measured in the same run (a bare Fastify
+ * server; a bare appended, fdatasync'd line; plain signed POSTs). Reports; never fails on a target.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ADMIN, request, sessionCookie } from '../test/support/service.js';
 import { benchAppend, type AppendResult } from './support/append.js';
+import { benchWebhooks, type WebhookBench } from './support/webhook-deliveries.js';
 import { freePort, makeTempDir, median, removeTempDir, spawnNode, waitHealthy, type NodeChild } from './support/children.js';
 import { makeTask } from './support/fixtures.js';
 import { LOAD, runLoad, type LoadResult } from './support/load.js';
@@ -24,6 +26,8 @@ const SIZES = [100, 1_000] as const;
 const HISTORY = 100_000;
 const APPENDS = 1_000;
 const SEED_CONCURRENCY = 10;
+const WEBHOOK_EVENTS = 1_000;
+const WEBHOOK_DELIVERIES = 5_000;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 /** Other work on the machine skews every figure: the 1/5/15-minute load averages are printed with them. */
@@ -84,7 +88,7 @@ interface HttpFigures { get: Record<number, LoadResult>; post: LoadResult; postB
 
 async function benchTaskloom(workDir: string): Promise<HttpFigures> {
   const startMs: number[] = [];
-  say(`\n[1/4] start-up to a healthy answer (${STARTS} starts, fresh DATA_DIR each, LOG_LEVEL=${LOG_LEVEL})`);
+  say(`\n[1/5] start-up to a healthy answer (${STARTS} starts, fresh DATA_DIR each, LOG_LEVEL=${LOG_LEVEL})`);
   for (let i = 0; i < STARTS; i++) {
     const t = await startTaskloom();
     startMs.push(t.startMs);
@@ -93,7 +97,7 @@ async function benchTaskloom(workDir: string): Promise<HttpFigures> {
   }
 
   const load = `${LOAD.connections} connections, ${LOAD.durationS} s after ${LOAD.warmupS} s warm-up`;
-  say(`\n[2/4] taskloom HTTP (${load})`);
+  say(`\n[2/5] taskloom HTTP (${load})`);
   const t = await startTaskloom();
   try {
     const baseUrl = t.proc.baseUrl;
@@ -131,7 +135,7 @@ async function startBaseline(workDir: string, size: number): Promise<{ proc: Nod
 }
 
 async function benchBaseline(workDir: string): Promise<HttpFigures> {
-  say('\n[3/4] baseline: bare Fastify 5 (plain node, like the built service), same answers, same load');
+  say('\n[3/5] baseline: bare Fastify 5 (plain node, like the built service), same answers, same load');
   const startMs: number[] = [];
   for (let i = 0; i < STARTS; i++) {
     const { proc, startMs: ms } = await startBaseline(workDir, SIZES[0]);
@@ -191,6 +195,20 @@ function appendRows(a: AppendResult): Row[] {
   ];
 }
 
+function webhookRows(w: WebhookBench): Row[] {
+  return [
+    {
+      metric: 'store 1 webhook delivery per event, median', value: fmt.ms(w.storeMedianMs), target: '<= 2 ms',
+      baseline: fmt.ms(w.fsyncMedianMs), ratio: fmt.ratio(w.storeMedianMs / w.fsyncMedianMs), result: verdict(w.storeMedianMs <= 2),
+    },
+    { metric: 'store 1 webhook delivery per event, p99', value: fmt.ms(w.storeP99Ms), target: '-', baseline: '-', ratio: '-', result: '-' },
+    {
+      metric: `webhook deliveries to a local receiver (${w.deliveries})`, value: `${Math.round(w.deliveriesPerSec)}/s`, target: '>= 500/s',
+      baseline: `${Math.round(w.baselinePerSec)}/s`, ratio: fmt.ratio(w.deliveriesPerSec / w.baselinePerSec), result: verdict(w.deliveriesPerSec >= 500),
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   say(`taskloom bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), ${os.platform()} ${os.release()}, load average ${loadAverage()}`);
@@ -199,11 +217,14 @@ async function main(): Promise<void> {
   const base = await benchBaseline(workDir);
   await removeTempDir(workDir);
 
-  say(`\n[4/4] append to the execution history (JSON store in-process, ${HISTORY.toLocaleString('en-US')} records, then ${APPENDS} timed inserts)`);
+  say(`\n[4/5] append to the execution history (JSON store in-process, ${HISTORY.toLocaleString('en-US')} records, then ${APPENDS} timed inserts)`);
   const append = await benchAppend(HISTORY, APPENDS, say);
   say(`  loaded ${HISTORY.toLocaleString('en-US')} records in ${(append.loadMs / 1000).toFixed(1)} s; `
     + `insert median ${fmt.ms(append.medianMs)}, p99 ${fmt.ms(append.p99Ms)}, mean ${fmt.ms(append.meanMs)}; `
     + `bare write+fdatasync of the same ${append.lineBytes} B line: median ${fmt.ms(append.fsyncMedianMs)}, p99 ${fmt.ms(append.fsyncP99Ms)}`);
+
+  say(`\n[5/5] webhook deliveries (JSON store in-process: ${WEBHOOK_EVENTS} events stored one by one, then ${WEBHOOK_DELIVERIES} sent, signed, to a local receiver)`);
+  const webhooks = await benchWebhooks(WEBHOOK_EVENTS, WEBHOOK_DELIVERIES, say);
 
   const start = median(ours.startMs);
   const baseStart = median(base.startMs);
@@ -216,8 +237,9 @@ async function main(): Promise<void> {
     ...httpRows('GET /api/tasks, 1,000 tasks', ours.get[1_000]!, base.get[1_000]!, 300, 50),
     ...httpRows(`POST /api/tasks, ${ours.postBytes} B`, ours.post, base.post),
     ...appendRows(append),
+    ...webhookRows(webhooks),
   ];
-  say(`\nResults (baseline: bare Fastify 5 child / bare write+fdatasync; ratio = taskloom / baseline; ${((performance.now() - began) / 1000).toFixed(0)} s in all; load average now ${loadAverage()})\n`);
+  say(`\nResults (baseline: bare Fastify 5 child / bare write+fdatasync / plain signed fetch POSTs; ratio = taskloom / baseline; ${((performance.now() - began) / 1000).toFixed(0)} s in all; load average now ${loadAverage()})\n`);
   say(formatTable(rows));
 }
 

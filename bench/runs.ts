@@ -10,6 +10,12 @@
  *   (`BENCH_MEMORY_RUNS=0` leaves step 4 out).
  * - `acquisition`: 5. context acquisition in the browser pool (in this process, same engine and Chromium), with warm
  *   contexts as the service keeps them and without.
+ * - `healing`: the cost of fingerprinting a run's elements (what the first successful run of a task pays; target at
+ *   most 5 % of the run) and the time of a deterministic repair (support/healing-cost.ts).
+ * - `admission`: the run limits computed from the host (GET /api/capabilities), and a burst of 50 runs against
+ *   MAX_QUEUED_RUNS=20: accepted, refused with 429 QUEUE_FULL, every accepted run ended, the time (support/runs-admission.ts).
+ * - `http`: a run in browserless mode (mode http) against a browser run (mode scrape) of the same field mapping on the
+ *   same list page (support/runs-http-mode.ts; target: at most a fifth).
  * - `queue`: the wait of a run in the queue with QUEUE=pg-boss and QUEUE=bullmq against QUEUE=memory
  *   (support/runs-queue.ts; target: at most 30 ms added).
  * - `workers`: runs per minute with one and two worker processes on a shared queue and a remote browser, against the
@@ -30,6 +36,9 @@ import { runInterleaved } from './support/runs-interleaved.js';
 import { measureAcquisition } from './support/pool-acquisition.js';
 import { queueLatencyRows } from './support/runs-queue.js';
 import { workerThroughputRows } from './support/runs-workers.js';
+import { healingCostRows } from './support/healing-cost.js';
+import { admissionRows } from './support/runs-admission.js';
+import { httpModeRows } from './support/runs-http-mode.js';
 
 const MAIN = 'app/main.ts';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
@@ -43,6 +52,8 @@ const SETTLE_MS = 15_000;
 /** After each interleaved run: the service's background work (its next warm context) is done before the other side runs. */
 const PAUSE_MS = 150;
 const ACQUISITIONS = 30;
+const HEALING_RUNS = Number(process.env.BENCH_HEALING_RUNS ?? 30);
+const HTTP_RUNS = Number(process.env.BENCH_HTTP_RUNS ?? 30);
 /** `BENCH_TSX=1` runs the service through the tsx loader (as `npm run dev`) instead of the build. */
 const USE_TSX = process.env.BENCH_TSX === '1';
 const ENGINE = process.env.BENCH_ENGINE ?? 'playwright';
@@ -223,7 +234,7 @@ async function acquisitionRows(origin: string): Promise<Row[]> {
 }
 
 /** The bench's parts, in order; `BENCH_ONLY=queue,workers` runs some, `BENCH_SKIP=memory,workers` leaves some out. */
-const PARTS = ['service', 'acquisition', 'queue', 'workers'] as const;
+const PARTS = ['service', 'acquisition', 'healing', 'admission', 'http', 'queue', 'workers'] as const;
 type Part = (typeof PARTS)[number];
 
 function chosenParts(): Part[] {
@@ -246,6 +257,20 @@ async function main(): Promise<void> {
   try {
     if (parts.includes('service')) rows.push(...await serviceRows(script, pages.origin));
     if (parts.includes('acquisition')) rows.push(...await acquisitionRows(pages.origin));
+    if (parts.includes('healing')) {
+      say(`\n[healing] a run of four selector actions with every element fingerprinted against the same run without healing`
+        + ` (interleaved, ${HEALING_RUNS} runs each), and the deterministic repair of a broken selector`);
+      rows.push(...await healingCostRows(ENGINE, HEALING_RUNS, say));
+    }
+    if (parts.includes('admission')) {
+      say(`\n[admission] the limits computed from this host (no MAX_CONCURRENT_RUNS), and 50 runs sent at once with MAX_QUEUED_RUNS=20`);
+      rows.push(...await admissionRows(script, pages.origin, say));
+    }
+    if (parts.includes('http')) {
+      say(`\n[http] browserless mode: the same field mapping on the same list page in mode http and mode scrape (a browser),`
+        + ` interleaved (${HTTP_RUNS} runs each)`);
+      rows.push(...await httpModeRows(script, pages.origin, HTTP_RUNS, say));
+    }
     if (parts.includes('queue')) {
       say('\n[queue] the same task one after another with QUEUE=memory, pg-boss and bullmq (STORAGE=postgres each)');
       rows.push(...await queueLatencyRows(script, pages.origin, say));

@@ -10,9 +10,14 @@ const UNFINISHED = new Set(['queued', 'running']);
 const REOPENS = 5;
 const REOPEN_MS = 1000;
 
-/** The record in the shape of the waiting `POST /api/tasks/{id}/api` answer (and of the webhook). */
-const answerOf = (record: ExecutionDetail): RunAnswer => ({
+/**
+ * The record in the shape of the waiting `POST /api/tasks/{id}/api` answer (and of the webhook), with the run's
+ * outcome beside it (README "Outcomes and bot walls"; not part of that answer's JSON).
+ */
+export type FollowedRun = RunAnswer & { outcome?: string };
+const answerOf = (record: ExecutionDetail): FollowedRun => ({
   executionId: record.executionId, taskId: record.taskId, status: record.status, durationMs: record.durationMs, result: record.result,
+  ...(record.outcome ? { outcome: record.outcome } : {}),
 });
 
 /**
@@ -23,7 +28,7 @@ const answerOf = (record: ExecutionDetail): RunAnswer => ({
  */
 export async function awaitRun(
   client: ApiClient, executionId: string, onEvent: (event: ExecutionEvent) => void, signal = new AbortController().signal,
-): Promise<RunAnswer> {
+): Promise<FollowedRun> {
   const path = `/api/executions/${encodeURIComponent(executionId)}`;
   let shownLines = 0;
   let lastStatus: string | undefined;
@@ -48,6 +53,8 @@ export async function awaitRun(
     }
     signal.throwIfAborted();
     const record = await client.json<ExecutionDetail>('GET', path, { signal });
+    // A large result is stored apart from the record (README "Large results"): read it whole.
+    if (record.resultStoredApart) record.result = await client.json<ExecutionDetail['result']>('GET', `${path}/result`, { signal });
     if (!UNFINISHED.has(record.status)) return answerOf(record);
     // The stream's answer when the service could not store the final record.
     if (streamed) return streamed;

@@ -6,7 +6,7 @@ const clip = (text: string) => (text.length > MAX_CELL ? `${text.slice(0, MAX_CE
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const cells = [headers.map((h) => h.toUpperCase()), ...rows.map((row) => row.map((cell) => clip(cell.replace(/\s+/g, ' '))))];
   const widths = headers.map((_, column) => Math.max(...cells.map((row) => row[column]?.length ?? 0)));
-  return cells.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n') + '\n';
+  return cells.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 /** `1.2 s`, `850 ms`, `2 min 5 s`. */

@@ -44,7 +44,7 @@ export interface KernelConfig {
   trustProxy: boolean;
   /**
    * ALLOWED_HOSTS: host names (or `*.example.com`) requests may name in Host, beside those always accepted
-   * (kernel/http/allowed-hosts.ts); `['*']` accepts any.
+   * (plugins/allowed-hosts); `['*']` accepts any.
    */
   allowedHosts: string[];
   /** Every variable as read (trimmed; an empty one is unset): modules get theirs from it through the kernel. */

@@ -1,10 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { KernelConfig } from './config.js';
-import {
-  CONTRACT_ACCEPTS, CONTRACT_VERSIONS, type Capability, type CapabilityInstances, type CapabilityServices, type LayerDefinition,
-  type ProviderContext, type ProviderDefinition,
-} from './contracts/provider.js';
+import { CONTRACT_ACCEPTS, CONTRACT_VERSIONS, type Capability, type CapabilityInstances, type CapabilityServices, type LayerDefinition } from './contracts/provider.js';
+import type { ProviderContext, ProviderDefinition } from './contracts/provider.js';
 import { readModuleConfig } from './module-config.js';
 import type { PluginDefinition } from './plugin.js';
 
@@ -30,6 +28,7 @@ const CHOSEN_BY: Record<Capability, (id: string) => string> = {
   queue: (id) => `when QUEUE=${id}`,
   ai: (id) => `when TASKLOOM_AI_SLOTS binds a slot to ${id}`,
   output: (id) => `for credentials of the output provider ${id}`,
+  captcha: (id) => `when CAPTCHA_SOLVER=${id}`,
 };
 
 function parseVersion(version: unknown): { major: number; minor: number } | undefined {

@@ -14,9 +14,7 @@ import { orderPlugins } from './plugin-order.js';
 import type { Registry } from './registry.js';
 import type { KernelServices } from './services.js';
 import { errorBody } from './http/error-body.js';
-import allowedHosts from './http/allowed-hosts.js';
 import errorHandler from './http/error-handler.js';
-import jsonDepth from './http/json-depth.js';
 import requestId, { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import routePolicy from './http/route-policy.js';
 import { schemaController } from './http/schema-compilers.js';
@@ -104,8 +102,6 @@ export async function createService(config: KernelConfig, options: CreateService
     }) as unknown as FastifyInstance;
     app.decorate('services', services);
     await app.register(requestId);
-    await app.register(allowedHosts); // first: a rebound name is refused before anything reads the request
-    await app.register(jsonDepth);
     await app.register(lazyValidation);
     await app.register(cookie, { secret: sessionSecret });
     await app.register(errorHandler);

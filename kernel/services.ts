@@ -1,6 +1,6 @@
 import type { BrowserPool } from './contracts/browser-pool.js';
 import type { KernelConfig } from './config.js';
-import type { AuthProvider, PublicUser } from './contracts/auth.js';
+import type { ApiKeyGrant, AuthProvider, PublicUser } from './contracts/auth.js';
 import type { BlobStore } from './contracts/blob.js';
 import type { Logger } from './contracts/logger.js';
 import type { StorageProvider } from './contracts/storage.js';
@@ -50,7 +50,8 @@ export interface KernelServices {
 /** Who made a request, as the route policy established it. */
 export type Principal =
   | { kind: 'session'; user: PublicUser; token: string }
-  | { kind: 'apiKey' }
+  /** `key` names a named API key and what it may do; absent for the system key (every scope). */
+  | { kind: 'apiKey'; key?: ApiKeyGrant }
   | { kind: 'trusted' }
   | { kind: 'anonymous' };
 

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it, type TestContext } from 'node:test';
 import type { AuthProvider, AuthRequest, PublicUser } from '../kernel/contracts/auth.js';
 import { Errors } from '../kernel/errors.js';
+import { accountCases } from './auth-accounts.cases.js';
 import { freshHarnessEach } from './fresh-harness.js';
 
 /** One auth provider under test. */
@@ -28,6 +29,7 @@ export type AuthFactory = () => Promise<AuthHarness>;
 
 const PASSWORD = 'correct horse battery staple';
 const PUBLIC_USER_KEYS = ['email', 'id', 'name'];
+const ROLES = ['admin', 'editor', 'viewer'];
 
 /** Resolves to what `promise` rejects with, or fails when it resolves. */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -36,7 +38,9 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 function assertPublicUser(user: PublicUser | undefined, email?: string): asserts user is PublicUser {
   assert.ok(user, 'expected a user');
-  assert.deepEqual(Object.keys(user).sort(), PUBLIC_USER_KEYS, 'a user as the API shows it: id, name and email only');
+  const { role, ...rest } = user;
+  assert.deepEqual(Object.keys(rest).sort(), PUBLIC_USER_KEYS, 'a user as the API shows it: id, name and email (and role) only');
+  if (role !== undefined) assert.ok(ROLES.includes(role), `role ${role}`);
   assert.equal(typeof user.id, 'string');
   assert.notEqual(user.id, '');
   if (email !== undefined) assert.equal(user.email.toLowerCase(), email.toLowerCase());
@@ -100,6 +104,7 @@ export function authContract(name: string, factory: AuthFactory): void {
         const user = await auth().setup({ name: 'Ada', email: 'ada@example.com', password: PASSWORD });
         assertPublicUser(user, 'ada@example.com');
         assert.equal(user.name, 'Ada');
+        assert.ok(user.role === undefined || user.role === 'admin', 'the first user is an admin');
         assert.equal(await auth().isSetupRequired(), false);
         const again = await rejection(auth().setup({ name: 'Eve', email: 'eve@example.com', password: PASSWORD }));
         assert.ok(Errors.ALREADY_INITIALIZED.is(again), `expected ALREADY_INITIALIZED, got ${String(again)}`);
@@ -139,6 +144,47 @@ export function authContract(name: string, factory: AuthFactory): void {
         }
         assert.equal(await auth().resolveSession(randomBytes(32).toString('base64url')), undefined);
         await assert.doesNotReject(auth().logout('no-such-token'));
+      });
+    });
+
+    accountCases(name, auth);
+
+    describe('named API keys (optional since 1.2)', () => {
+      const keysOrSkip = (t: TestContext): Required<Pick<AuthProvider, 'createApiKey' | 'listApiKeys' | 'revokeApiKey' | 'resolveApiKey'>> | undefined => {
+        const { createApiKey, listApiKeys, revokeApiKey, resolveApiKey } = auth();
+        if (createApiKey && listApiKeys && revokeApiKey && resolveApiKey) return auth() as never;
+        t.skip(`${name} keeps no named API keys (they are optional)`);
+        return undefined;
+      };
+
+      it('a created key resolves to its grant; the list never holds the key; a near miss and the system key resolve to none', async (t) => {
+        const keys = keysOrSkip(t);
+        if (!keys) return;
+        const { key, apiKey } = await keys.createApiKey({ name: 'ci', scopes: ['read', 'run'], taskIds: ['task_1'] });
+        assert.deepEqual(await keys.resolveApiKey(key), { id: apiKey.id, name: 'ci', scopes: ['read', 'run'], taskIds: ['task_1'] });
+        const listed = await keys.listApiKeys();
+        assert.equal(listed.length, 1);
+        assert.ok(!JSON.stringify(listed).includes(key.slice(-20)), 'the list shows the key');
+        assert.ok(listed[0]!.lastUsedAt, 'resolving a key records its use');
+        for (const miss of [key.slice(0, -1), `${key}x`, '']) assert.equal(await keys.resolveApiKey(miss), undefined);
+        const system = await auth().setApiKey();
+        assert.equal(await keys.resolveApiKey(system), undefined, 'the system key is no named key');
+        assert.equal(await auth().verifyApiKey(key), false, 'a named key is not the system key');
+      });
+
+      it('a revoked or expired key is refused with UNAUTHORIZED saying why; revoking an unknown id is API_KEY_NOT_FOUND', async (t) => {
+        const keys = keysOrSkip(t);
+        if (!keys) return;
+        const { key, apiKey } = await keys.createApiKey({ name: 'gone', scopes: ['admin'] });
+        assert.ok((await keys.revokeApiKey(apiKey.id)).revokedAt);
+        const revoked = await rejection(keys.resolveApiKey(key));
+        assert.ok(Errors.UNAUTHORIZED.is(revoked) && /revoked/.test(String((revoked as Error).message)), String(revoked));
+        assert.ok(Errors.API_KEY_NOT_FOUND.is(await rejection(keys.revokeApiKey('0000000000000000'))));
+        const soon = await keys.createApiKey({ name: 'brief', scopes: ['read'], expiresAt: new Date(Date.now() + 300).toISOString() });
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        const expired = await rejection(keys.resolveApiKey(soon.key));
+        assert.ok(Errors.UNAUTHORIZED.is(expired) && /expired/.test(String((expired as Error).message)), String(expired));
+        assert.ok(Errors.VALIDATION_ERROR.is(await rejection(keys.createApiKey({ name: 'past', scopes: ['read'], expiresAt: '2020-01-01T00:00:00Z' }))));
       });
     });
 

@@ -4,14 +4,16 @@
 //   browserContract('my-engine', async () => createMyDriver());
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserDriver, BrowserHandle, BrowserPage, ContextHandle } from '../kernel/contracts/browser.js';
 import { ChromiumNotFoundError, detectChromium } from '../layers/browser-pool/detect-chromium.js';
-import { startCountingProxy, startPagesServer, type PagesServer } from './browser/pages-server.js';
+import { downloadBytes, startCountingProxy, startPagesServer, type PagesServer } from './browser/pages-server.js';
 import { browserPoolCases } from './browser/pool-cases.js';
+import { storageStateCases } from './browser/storage-state-cases.js';
+import { webCases } from './browser/web-cases.js';
 
 export type DriverFactory = () => BrowserDriver | Promise<BrowserDriver>;
 
@@ -153,6 +155,31 @@ export function browserContract(name: string, makeDriver: DriverFactory): void {
       }
     });
 
+    it('setInputFiles gives a file input its files; download keeps the file a click downloads (contract 1.3)', async (t) => {
+      const own = await browser.newContext({ acceptDownloads: true });
+      try {
+        const p = await own.newPage();
+        if (!p.setInputFiles || !p.download) return t.skip('the engine has no setInputFiles/download (optional members)');
+        await p.goto(`${pages.origin}/index.html`, T);
+        await p.evaluate(`document.body.insertAdjacentHTML('beforeend',
+          '<input id="up" type="file" multiple hidden><a id="dl" href="/download?name=contract.bin&bytes=5000">get</a>')`, {});
+        await p.setInputFiles('#up', [
+          { name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('first') }, { name: 'b.json', mimeType: 'application/json', buffer: Buffer.from('{}') },
+        ], T);
+        const got = await p.evaluate(`return Promise.all([...document.getElementById('up').files].map(async (f) => [f.name, f.type, await f.text()]))`, {});
+        assert.deepEqual(got, [['a.txt', 'text/plain', 'first'], ['b.json', 'application/json', '{}']]);
+        const file = await p.download('#dl', 15_000);
+        try {
+          assert.equal(file.name, 'contract.bin');
+          assert.ok((await readFile(file.path)).equals(downloadBytes(5000)));
+        } finally {
+          await rm(file.path, { force: true });
+        }
+      } finally {
+        await own.close();
+      }
+    });
+
     it('cookies go in before the first page and come out in the contract shape', async () => {
       const host = '127.0.0.1';
       const own = await browser.newContext({
@@ -232,6 +259,8 @@ export function browserContract(name: string, makeDriver: DriverFactory): void {
       assert.ok(browser.isConnected(), 'closing a connection does not close the remote browser');
     });
 
+    webCases(() => ({ page, pages }));
+    storageStateCases(() => ({ browser, pages }));
     browserPoolCases({ makeDriver, pages: () => pages, executablePath: chromium.path! });
   });
 }

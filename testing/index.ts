@@ -10,6 +10,7 @@ export { aiContract, aiFailureOf, arrived, type AiFixture, type AiFixtureFactory
 export {
   outputContract, upstreamError, type OutputFailure, type OutputFixture, type OutputFixtureFactory, type OutputFixtureOptions,
 } from './output.contract.js';
+export { captchaContract, solveOnce, type CaptchaFixture } from './captcha.contract.js';
 export { blobContract, type BlobHarness, type BlobHarnessFactory } from './blob.contract.js';
 export { queueContract, type QueueFixture, type QueueFixtureFactory } from './queue.contract.js';
 export { schedulerContract, type SchedulerFactory, type SchedulerFixture } from './scheduler.contract.js';

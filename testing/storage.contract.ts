@@ -2,6 +2,7 @@ import { describe } from 'node:test';
 import { freshHarnessEach } from './fresh-harness.js';
 import { clockCases } from './storage/clock-cases.js';
 import { counterCases } from './storage/counter-cases.js';
+import { deliveryCases } from './storage/delivery-cases.js';
 import { documentCases } from './storage/document-cases.js';
 import { executionCases } from './storage/execution-cases.js';
 import type { StorageFactory, StorageHarness } from './storage/harness.js';
@@ -28,6 +29,7 @@ export function storageContract(name: string, factory: StorageFactory): void {
     settingsClaimCases(current);
     counterCases(current);
     clockCases(current);
+    deliveryCases(current);
     executionCases(current);
     retentionCases(current);
     lifecycleCases(current);

@@ -1,4 +1,4 @@
-import { runErrorText } from '../../kernel/action-label.js';
+import { runErrorText } from '../../layers/action-label/action-label.js';
 import { createApiClient } from '../api-client.js';
 import type { CliCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
@@ -31,7 +31,8 @@ as the run is queued and exits 0; the run goes on in the service.
 Options:
   --var name=value   override a task variable for this run (repeatable)
   --wait             follow the run: its log lines on stderr as they happen, then the result as JSON on
-                     stdout; exit 0 when the run ended with status success, 1 otherwise
+                     stdout (and on stderr its outcome when it differs from its status: stopped, crashed,
+                     anti_bot); exit 0 when the run ended with status success, 1 otherwise
   --json             without --wait: print { executionId, taskId } as JSON instead of the bare id
 
 ${CONNECTION_HELP}
@@ -68,11 +69,17 @@ Examples:
         else if (e.event === 'status') progress.status(e.data.status);
       });
       progress.end();
-      io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
-      if (answer.status === 'success') return ExitCode.ok;
+      const { outcome, ...printed } = answer;
+      io.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
+      // The outcome says more than the status when they differ (stopped, crashed, anti_bot).
+      const how = outcome && outcome !== answer.status ? ` (outcome ${outcome})` : '';
+      if (answer.status === 'success') {
+        if (how) io.stderr.write(`run ended with status success${how}\n`);
+        return ExitCode.ok;
+      }
       const error = answer.result.error as { message?: string; actionIndex?: number } | undefined;
       const text = error?.message ? runErrorText({ message: error.message, actionIndex: error.actionIndex }) : '';
-      io.stderr.write(`run ended with status ${answer.status}${text ? `: ${text}` : ''}\n`);
+      io.stderr.write(`run ended with status ${answer.status}${how}${text ? `: ${text}` : ''}\n`);
       return ExitCode.failed;
     } finally {
       progress.end();

@@ -5,7 +5,7 @@ import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../api-client.js';
-import type { ExecutionSummary, TaskDetail } from '../api-types.js';
+import type { ExecutionDetail, ExecutionSummary, TaskDetail } from '../api-types.js';
 import { CliFailure } from '../failure.js';
 import { startRun } from '../run-start.js';
 import { awaitRun } from '../run-wait.js';
@@ -84,7 +84,8 @@ export function createTaskloomMcpServer(client: ApiClient, options: TaskloomMcpO
         void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++progress, message: event.data.message } })
           .catch(() => undefined);
       }, extra.signal);
-      return text(answer, answer.status !== 'success');
+      const { outcome: _outcome, ...shown } = answer; // the answer's shape, as the API's waiting run
+      return text(shown, answer.status !== 'success');
     } finally {
       extra.signal.removeEventListener('abort', onCancel);
     }
@@ -103,7 +104,11 @@ export function createTaskloomMcpServer(client: ApiClient, options: TaskloomMcpO
       if (name === GET_EXECUTION) {
         const id = (args as { executionId?: unknown } | undefined)?.executionId;
         if (typeof id !== 'string' || id === '') return text('executionId is required (a string)', true);
-        return text(await client.json('GET', `/api/executions/${encodeURIComponent(id)}`));
+        const path = `/api/executions/${encodeURIComponent(id)}`;
+        const record = await client.json<ExecutionDetail>('GET', path);
+        // A large result is stored apart from the record (README "Large results"): the tool answers it whole.
+        if (record.resultStoredApart) record.result = await client.json<ExecutionDetail['result']>('GET', `${path}/result`);
+        return text(record);
       }
       return await runTask(name, args, extra);
     } catch (error) {

@@ -109,6 +109,10 @@ export async function migrateStore(options: MigrateStoreOptions): Promise<Migrat
     progress(name, docs.length, docs.length);
     signal?.throwIfAborted();
   }
+  // Each task's fingerprints and repairs (storage 2.4) go along when both sides keep them; they are not counted.
+  if (from.healing && to.healing) for (const doc of await from.healing.list()) await to.healing.put(doc);
+  // Named browser states (2.8), as sealed: they open wherever the session secret is the same (it is copied with the settings).
+  if (from.browserStates && to.browserStates) for (const doc of await from.browserStates.list()) await to.browserStates.put(doc);
   const keys = (await keysOf()).filter((key) => key !== MIGRATION_MARKER_KEY);
   for (const key of keys) await to.settings.set(key, await from.settings.get(key));
   progress('settings', keys.length, keys.length);

@@ -3,8 +3,13 @@
  * 1.1: `ContextHandle.addCookies` (optional); a connection error may carry `busy: true` (see `BrowserDriver.launch`).
  * 1.2: `BrowserDriver.traces` and `ContextOptions.tracePath` (optional); `BrowserPage.devtools` (optional): a DevTools
  *      session on one page (the live view's screencast and input).
+ * 1.3: optional `BrowserPage` members for more of the web: `setChecked`, `selectOption`, `clickAs`, `dragAndDrop`,
+ *      `reload`, `navigations` with `waitForNavigation`, `waitForNetworkIdle`, and `frame` (a document inside iframes);
+ *      `setInputFiles` and `download`, with `ContextOptions.acceptDownloads` (files in and out).
+ * 1.4: `ContextOptions.storageState` and `ContextHandle.storageState` (optional): a login's cookies and local storage
+ *      read from one context and given to another (named browser states).
  */
-export const BROWSER_CONTRACT_VERSION = '1.2';
+export const BROWSER_CONTRACT_VERSION = '1.4';
 export const BROWSER_CONTRACT_ACCEPTS = '1.0';
 
 /**
@@ -93,6 +98,13 @@ export interface BrowserCookie {
   sameSite?: 'Strict' | 'Lax' | 'None';
 }
 
+/** A context's cookies and each origin's local storage (contract 1.4), as Playwright's `storageState` has them. */
+export interface BrowserStorageState {
+  cookies: BrowserCookie[];
+  /** `origin` as `location.origin` writes it (`https://example.com`, `http://127.0.0.1:8080`). */
+  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }>;
+}
+
 export interface ContextOptions {
   viewport?: { width: number; height: number };
   userAgent?: string;
@@ -113,9 +125,16 @@ export interface ContextOptions {
   /**
    * A response announcing more bytes than this (its Content-Length) for a resource a page keeps whole in memory
    * (document, style sheet, script, image, font, fetch or XHR; not media, which streams) is reported to
-   * `onFailure` as it arrives. Runs take no downloads in any case.
+   * `onFailure` as it arrives. Downloads are not such resources (see `acceptDownloads`).
    */
   maxResponseBytes?: number;
+  /**
+   * Contract 1.4: cookies (beside `cookies`) and local storage per origin, in place before the first page opens. Only for a
+   * driver whose contexts have `storageState()`: the caller checks that member, others would ignore it.
+   */
+  storageState?: BrowserStorageState;
+  /** Keep the files pages download, for `BrowserPage.download` (contract 1.3); without it a context refuses them. */
+  acceptDownloads?: boolean;
   /**
    * Called when the context can no longer serve its run: the caller ends the run and closes the context. A
    * provider that cannot tell never calls it (a crashed page then shows as failing actions or the run's timeout).
@@ -138,6 +157,11 @@ export interface ContextHandle {
    * send them (contract 1.1, optional: without it a context is only ever given cookies when it is made).
    */
   addCookies?(cookies: BrowserCookie[]): Promise<void>;
+  /**
+   * Contract 1.4, optional: the context's cookies and the local storage of every origin its pages and their frames
+   * show now. With it the driver also applies `ContextOptions.storageState`.
+   */
+  storageState?(): Promise<BrowserStorageState>;
   /**
    * Closes the context and its pages. Resolves to the recorded video's path when recording.
    * May hang on a wedged renderer: callers race it with a timer and kill the browser.
@@ -171,7 +195,43 @@ export interface BrowserPage {
    * detaches it. Rejects when the page is closed.
    */
   devtools?(): Promise<PageDevtools>;
+
+  // Files in and out (contract 1.3, both optional: the upload and download actions fail without them).
+  /** Gives the `<input type=file>` matching `selector` these files, as a person choosing them would. */
+  setInputFiles?(selector: string, files: Array<{ name: string; mimeType: string; buffer: Buffer }>, timeoutMs: number): Promise<void>;
+  /**
+   * Clicks `selector` and resolves once the download it starts has arrived whole (the context has `acceptDownloads`):
+   * `path` is a local file the caller now owns (moves or deletes), `name` the file name the site suggested.
+   */
+  download?(selector: string, timeoutMs: number): Promise<{ name: string; path: string }>;
+
+  // Contract 1.3, all optional (a runner without them fails the action, saying the engine cannot do it). The
+  // selector members work on the first match once visible, and time out as `click` does.
+  /** Clicks a checkbox or radio button when it is not already `checked`; rejects when it is not so afterwards. */
+  setChecked?(selector: string, checked: boolean, timeoutMs: number): Promise<void>;
+  /** Selects, in a `<select>`, the option whose value is `option`, else the first whose label is (trimmed). */
+  selectOption?(selector: string, option: string, timeoutMs: number): Promise<void>;
+  /** Double-clicks (a `dblclick` event follows two clicks) or clicks with the right button (`contextmenu`). */
+  clickAs?(selector: string, how: 'double' | 'right', timeoutMs: number): Promise<void>;
+  /** Drags the first match of `selector` onto that of `target` with the mouse (HTML5 drag and drop too). */
+  dragAndDrop?(selector: string, target: string, timeoutMs: number): Promise<void>;
+  /** Reloads the page and waits for its `load` event. */
+  reload?(timeoutMs: number): Promise<void>;
+  /** How many times the main frame navigated (a new document, or a same-document URL change) since the page opened. */
+  navigations?(): number;
+  /** Resolves once `navigations()` exceeds `after` and the main frame's document has loaded. */
+  waitForNavigation?(after: number, timeoutMs: number): Promise<void>;
+  /** Resolves once the page has had no request in flight for `idleMs`. */
+  waitForNetworkIdle?(idleMs: number, timeoutMs: number): Promise<void>;
+  /**
+   * The document inside an iframe: `chain[0]` selects an iframe of this page, each next one an iframe inside the
+   * previous one's document (any origin). Waits for each to be attached, within `timeoutMs` in all.
+   */
+  frame?(chain: readonly string[], timeoutMs: number): Promise<BrowserFrame>;
 }
+
+/** A document inside iframes (see `BrowserPage.frame`): what a page does, less what only a whole page can. */
+export type BrowserFrame = Omit<BrowserPage, 'goto' | 'screenshot' | 'devtools' | 'reload' | 'navigations' | 'waitForNavigation' | 'waitForNetworkIdle' | 'frame'>;
 
 /** A DevTools session on one page (see `BrowserPage.devtools`). */
 export interface PageDevtools {

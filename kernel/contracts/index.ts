@@ -5,6 +5,8 @@ export * from './auth.js';
 export * from './blob.js';
 export * from './browser.js';
 export * from './browser-pool.js';
+export * from './captcha.js';
+export * from './deliveries.js';
 export * from './logger.js';
 export * from './outbound.js';
 export * from './output.js';

@@ -4,10 +4,7 @@
  */
 
 /** One resolved address, as `dns.lookup(host, { all: true })` returns it. */
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+export interface ResolvedAddress { address: string; family: number }
 
 export interface CheckUrlOptions {
   /** Accepted schemes with their colon; default `['http:', 'https:']`. Proxies add `'socks5:'`. */
@@ -51,6 +48,11 @@ export interface OutboundRequestInit {
   maxRedirects?: number;
   /** 'manual' returns the first 3xx response as it is. Default 'follow'. */
   redirect?: 'follow' | 'manual';
+  /**
+   * An undici Dispatcher (a proxy's ProxyAgent) every hop goes through instead of the client's pinned agent: each
+   * hop's URL is still checked, but the connection is the dispatcher's, so the caller checks the proxy's address.
+   */
+  dispatcher?: object;
 }
 
 export interface OutboundClient {
@@ -66,7 +68,4 @@ export interface OutboundClient {
 }
 
 /** The guard and the client, as providers and plugins receive them. */
-export interface OutboundServices {
-  guard: OutboundGuard;
-  client: OutboundClient;
-}
+export interface OutboundServices { guard: OutboundGuard; client: OutboundClient }

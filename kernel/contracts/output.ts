@@ -3,10 +3,7 @@ export const OUTPUT_CONTRACT_VERSION = '1.0';
 export const OUTPUT_CONTRACT_ACCEPTS = '1.0';
 
 /** A database (or workspace) or a table of an output target. */
-export interface OutputLocation {
-  id: number;
-  name: string;
-}
+export interface OutputLocation { id: number; name: string }
 
 /**
  * What a stored credential hands its target: where the product's API lives and the secret that opens it.

@@ -3,6 +3,7 @@ import { AI_CONTRACT_ACCEPTS, AI_CONTRACT_VERSION, type AiProvider } from './ai.
 import { AUTH_CONTRACT_ACCEPTS, AUTH_CONTRACT_VERSION, type AuthProvider } from './auth.js';
 import { BLOB_CONTRACT_ACCEPTS, BLOB_CONTRACT_VERSION, type BlobStore } from './blob.js';
 import { BROWSER_CONTRACT_ACCEPTS, BROWSER_CONTRACT_VERSION, type BrowserDriver } from './browser.js';
+import { CAPTCHA_CONTRACT_ACCEPTS, CAPTCHA_CONTRACT_VERSION, type CaptchaSolver } from './captcha.js';
 import type { BrowserPool } from './browser-pool.js';
 import type { Logger } from './logger.js';
 import type { OutboundServices } from './outbound.js';
@@ -21,6 +22,7 @@ export interface CapabilityInstances {
   scheduler: Scheduler;
   blob: BlobStore;
   queue: JobQueue;
+  captcha: CaptchaSolver;
 }
 
 export type Capability = keyof CapabilityInstances;
@@ -47,6 +49,7 @@ export const CONTRACT_VERSIONS = {
   scheduler: SCHEDULER_CONTRACT_VERSION,
   blob: BLOB_CONTRACT_VERSION,
   queue: QUEUE_CONTRACT_VERSION,
+  captcha: CAPTCHA_CONTRACT_VERSION,
 } as const satisfies Record<Capability, ContractVersion>;
 
 /** The oldest version of each contract a provider may be built for (same major, an older or equal minor). */
@@ -59,6 +62,7 @@ export const CONTRACT_ACCEPTS = {
   scheduler: SCHEDULER_CONTRACT_ACCEPTS,
   blob: BLOB_CONTRACT_ACCEPTS,
   queue: QUEUE_CONTRACT_ACCEPTS,
+  captcha: CAPTCHA_CONTRACT_ACCEPTS,
 } as const satisfies Record<Capability, ContractVersion>;
 
 /**

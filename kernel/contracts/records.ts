@@ -1,8 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import {
-  ACTION_TYPES, CAPTURE_TYPES, EXECUTION_STATUSES, EXECUTION_TRIGGERS, LOG_LEVELS, MASK, MAX_ACTIONS, MAX_VERSIONS,
-  SCHEDULE_FREQUENCIES, TASK_MODES,
-} from './record-values.js';
+import { ACTION_TYPES, CAPTURE_TYPES, EXECUTION_OUTCOMES, EXECUTION_STATUSES, EXECUTION_TRIGGERS, LOG_LEVELS, MASK } from './record-values.js';
+import { MAX_ACTIONS, MAX_VERSIONS, SCHEDULE_FREQUENCIES, TASK_MODES } from './record-values.js';
 
 /**
  * The records every capability passes around, each one TypeBox schema with its type derived from it: the API
@@ -41,6 +39,8 @@ export const Action = named('Action', Type.Object({
   selector: Type.Optional(Type.String({ maxLength: 4000 })),
   value: Type.Optional(Type.String({ maxLength: 200_000 })),
   key: Type.Optional(Type.String({ maxLength: 100 })),
+  target: Type.Optional(Type.String({ maxLength: 4000, description: 'drag_and_drop: the element to drop onto' })),
+  frame: Type.Optional(Type.String({ maxLength: 4000, description: 'iframe selectors, outermost first, separated by >>' })),
   varName: Type.Optional(Type.String({ maxLength: 200 })),
   timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
   disabled: Type.Optional(Type.Boolean()),
@@ -115,6 +115,11 @@ const taskOptional = {
   retries: Type.Optional(Retries),
   screenshotOnFailure: Type.Optional(Type.Boolean({ description: 'a screenshot of the page when the run fails; default true' })),
   trace: Type.Optional(Type.Boolean({ description: 'record a Playwright trace of every run (Playwright engine only)' })),
+  healing: Type.Optional(Type.Enum(['off', 'propose', 'apply'], { description: 'a selector matching nothing: off (fail), propose (default) or apply' })),
+  healingThreshold: Type.Optional(Type.Number({ minimum: 0.5, maximum: 1, description: 'the least score a repair needs; default 0.55' })),
+  healingCheck: Type.Optional(Type.Boolean({ description: 'check before each action that its element still matches the fingerprint' })),
+  browserState: Type.Optional(Type.String({ maxLength: 64, description: 'runs start from this named browser state (README "Browser states")' })),
+  saveBrowserState: Type.Optional(Type.String({ maxLength: 64, description: 'a run that succeeded saves its browser state under this name' })),
 };
 /** Unknown top-level options are kept as they were sent (the bundle of a newer service), up to this many fields. */
 const taskOpen = { additionalProperties: true, maxProperties: 64 };
@@ -163,6 +168,7 @@ export type TaskListEntry = Static<typeof TaskListEntry>;
 
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
+export type ExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
 
 export const LogLine = named('LogLine', Type.Object({
   at: Type.String(),
@@ -190,6 +196,17 @@ export const RunResult = named('RunResult', Type.Object({
 }, { additionalProperties: true }));
 export type ExecutionResult = Static<typeof RunResult> & { [extra: string]: unknown };
 
+/**
+ * A result beyond RESULT_INLINE_MAX_BYTES, kept as a blob (`name`) of the blob store instead of in the record, whose
+ * `result` then holds its small fields with `data: null`; `GET /api/executions/{id}/result` serves it whole.
+ */
+export const ResultStoredApart = named('ResultStoredApart', Type.Object({
+  bytes: Type.Integer({ minimum: 0, description: 'size of the whole result as JSON' }),
+  name: Type.String({ description: 'the blob holding it (internal name)' }),
+  url: Type.String({ description: 'where to read it: /api/executions/{id}/result' }),
+}));
+export type ResultStoredApart = Static<typeof ResultStoredApart>;
+
 /** One run of a task, with its logs and result; fields added later by the runner pass through. */
 export const Execution = named('Execution', Type.Object({
   executionId: Type.String(),
@@ -199,9 +216,18 @@ export const Execution = named('Execution', Type.Object({
   trigger: Type.Enum([...EXECUTION_TRIGGERS]),
   startedAt: Type.String({ description: 'ISO 8601' }),
   durationMs: Type.Number(),
+  // How the run ended, finer than its status (absent while queued or running); older records answer their status's.
+  outcome: Type.Optional(Type.Unsafe<ExecutionOutcome>(Type.Enum([...EXECUTION_OUTCOMES], { description: 'how the run ended (layers/outcomes)' }))),
   finishedAt: Type.Optional(Type.String({ description: 'ISO 8601; absent while queued or running' })),
+  changed: Type.Optional(Type.Boolean({ description: "the data or a compared screenshot differs from the task's previous successful run (task option compare); absent: not compared" })),
+  awaitingHuman: Type.Optional(Type.Object({
+    message: Type.String(),
+    reason: Type.Enum(['action', 'anti_bot', 'second_factor']),
+    expiresAt: Type.String({ description: 'ISO 8601: the run ends stopped then unless resumed' }),
+  }, { description: 'while the run waits for a person (outcome awaiting_human): README "A person in the loop"' })),
   attempt: Type.Optional(Type.Integer({ minimum: 2, description: "which try this is, once the task's `retries` ran it again" })),
   result: RunResult,
+  resultStoredApart: Type.Optional(ResultStoredApart),
   logs: Type.Array(LogLine),
   variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'the variables the run was given (over the task\'s): what a re-run sends again' })),
 }, { additionalProperties: true }));
@@ -214,6 +240,8 @@ export interface ExecutionQueueing {
   retries?: Retries;
   /** Times it went back to the queue (any reason): its job id is `<executionId>-<requeues>` past the first. */
   requeues?: number;
+  /** Times it ran again through another proxy after a bot wall (the task's `antiBot.proxyRetries`). */
+  proxyRetries?: number;
   /** Times a browser grid turned it away in a row, and since when (ISO). */
   busy?: number;
   busySince?: string;
@@ -239,12 +267,9 @@ export type ExecutionRecord = Static<typeof Execution> & {
   [extra: string]: unknown;
 };
 
-const EXECUTION_SUMMARY_FIELDS = ['executionId', 'taskId', 'taskName', 'status', 'trigger', 'startedAt', 'durationMs'] as const;
+const EXECUTION_SUMMARY_FIELDS = ['executionId', 'taskId', 'taskName', 'status', 'trigger', 'startedAt', 'durationMs', 'outcome', 'changed'] as const;
 /** The list-view subset of an execution: no logs, no result payload (serialisation drops everything else). */
-export const ExecutionSummary = named('ExecutionSummary', Type.Object(
-  Type.Pick(Execution, EXECUTION_SUMMARY_FIELDS).properties,
-  { additionalProperties: false },
-));
+export const ExecutionSummary = named('ExecutionSummary', Type.Object(Type.Pick(Execution, EXECUTION_SUMMARY_FIELDS).properties, { additionalProperties: false }));
 export type ExecutionSummary = Static<typeof ExecutionSummary>;
 
 /** What a run answers once it ended; also the body of the completion webhook. */
@@ -255,6 +280,7 @@ export const RunAnswer = named('RunAnswer', Type.Object({
   status: Type.Unsafe<ExecutionStatus>(Type.String({ description: 'success | error | timeout | cancelled | interrupted' })),
   durationMs: Execution.properties.durationMs,
   result: RunResult,
+  resultStoredApart: Type.Optional(ResultStoredApart),
 }));
 export type RunAnswer = Static<typeof RunAnswer> & { result: ExecutionResult };
 
@@ -275,12 +301,14 @@ export type RunToHereAnswer = Static<typeof RunToHereAnswer>;
 
 /** A capture file of a run (screenshot or recording) as every endpoint describes it. */
 export const Capture = named('Capture', Type.Object({
-  name: Type.String({ description: '<executionId>_<n>.<png|jpg|webm>; the key for serving and deleting' }),
+  name: Type.String({ description: '<executionId>_<n>.<png|jpg|webm>, or <executionId>_<n>.download.<file name> for a download; the key for serving and deleting' }),
   url: Type.String({ description: '/api/data/captures/<name>; needs authentication' }),
   size: Type.Integer({ description: 'bytes' }),
   modified: Type.String({ description: 'ISO 8601' }),
   type: Type.Enum([...CAPTURE_TYPES]),
   runId: Type.String({ description: 'the execution the capture belongs to' }),
+  fileName: Type.Optional(Type.String({ description: 'a download: the file name the site suggested' })),
+  contentType: Type.Optional(Type.String({ description: 'a download: its media type (from its name)' })),
   taskId: Type.Optional(Type.String({ description: "the run's task, in lists (absent once the run is deleted)" })),
   taskName: Type.Optional(Type.String({ description: "the run's task name, in lists (absent once the run is deleted)" })),
 }));
@@ -324,6 +352,36 @@ export const Credential = named('Credential', Type.Object({
 }));
 export type Credential = Static<typeof Credential>;
 
+/**
+ * What a caller may do, each route declaring the one it needs: `read` (look), `run` (start and stop runs), `write`
+ * (change tasks, schedules and the like), `admin` (users, keys, settings). An API key holds a set of them.
+ */
+export const Scope = Type.Union([Type.Literal('read'), Type.Literal('run'), Type.Literal('write'), Type.Literal('admin')]);
+export type Scope = Static<typeof Scope>;
+
+/** A user's role: `admin` (every scope), `editor` (read, run, write), `viewer` (read). */
+export const Role = Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')]);
+export type Role = Static<typeof Role>;
+
+/**
+ * A named API key as listed: never the key itself (shown once, at creation; only its salted hash is kept).
+ * `taskIds` limits it to those tasks and their executions (null: any task); a revoked or expired key is refused.
+ */
+export const ApiKey = Type.Object({
+  id: Id,
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  scopes: Type.Array(Scope, { minItems: 1, uniqueItems: true }),
+  taskIds: Type.Union([Type.Array(Id, { minItems: 1, maxItems: 100 }), Type.Null()]),
+  /** ISO dates; `lastUsedAt` is written at most once a minute per key. */
+  expiresAt: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+  lastUsedAt: Type.Union([Type.String(), Type.Null()]),
+  revokedAt: Type.Union([Type.String(), Type.Null()]),
+  /** The key's last 4 characters, masked. */
+  preview: Type.String(),
+});
+export type ApiKey = Static<typeof ApiKey>;
+
 /** A dashboard account. `passwordHash` never leaves the auth and storage layers. */
 export const UserRecord = Type.Object({
   id: Id,
@@ -331,13 +389,17 @@ export const UserRecord = Type.Object({
   email: Type.String({ format: 'email', maxLength: 320 }),
   passwordHash: Type.String(),
   createdAt: Type.String(),
+  /** Absent on the spec's first admin (and on accounts made before roles): it counts as `admin`. */
+  role: Type.Optional(Role),
+  /** When the user last logged in (ISO), absent before their first login. */
+  lastLoginAt: Type.Optional(Type.String()),
 });
 export type UserRecord = Static<typeof UserRecord>;
 
-/** A user as answered. */
+/** A user as answered (`role` beyond the spec's three fields, so the dashboard hides what the user may not do). */
 export const User = Type.Object({
   id: Type.Optional(UserRecord.properties.id),
-  ...Type.Pick(UserRecord, ['name', 'email']).properties,
+  ...Type.Pick(UserRecord, ['name', 'email', 'role']).properties,
 });
 export type User = Static<typeof User>;
 
@@ -349,3 +411,26 @@ export const SessionRecord = Type.Object({
   expiresAtMs: Type.Number({ description: 'epoch milliseconds after which the session is void' }),
 });
 export type SessionRecord = Static<typeof SessionRecord>;
+
+/** A browser state's name (README "Browser states"): letters, digits, `.`, `_` and `-`, as a URL path segment takes it. */
+export const BrowserStateName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
+
+/** What may be shown of a named browser state: never a cookie value or a stored item. */
+export const BrowserStateSummary = named('BrowserStateSummary', Type.Object({
+  name: BrowserStateName,
+  origins: Type.Array(Type.String(), { description: 'the sites it holds cookies or local storage for' }),
+  cookieCount: Type.Integer({ minimum: 0 }),
+  sizeBytes: Type.Integer({ minimum: 0, description: 'of the state as JSON, before sealing' }),
+  source: Type.Optional(Type.String({ description: 'where it was saved from: `session:<id>`, `studio:<id>` or `run:<executionId>`' })),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+}, { additionalProperties: false }));
+export type BrowserStateSummary = Static<typeof BrowserStateSummary>;
+
+/** A named browser state as stored: the summary in the clear, keyed by name, the state itself sealed. */
+export const BrowserStateRecord = Type.Object({
+  id: BrowserStateName,
+  ...Type.Omit(BrowserStateSummary, ['name']).properties,
+  sealed: Type.String({ description: 'the cookies and local storage, sealed (enc:v1:...)' }),
+}, { additionalProperties: false });
+export type BrowserStateRecord = Static<typeof BrowserStateRecord>;

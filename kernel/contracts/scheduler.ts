@@ -13,10 +13,7 @@ export const SCHEDULER_CONTRACT_ACCEPTS = '1.0';
  * minutes only: skipped in a gap, fired on both occurrences of a repeated hour. A day-of-month a month lacks
  * (31 in April) is skipped for that month, never moved to its last day.
  */
-export interface CronTiming {
-  cron: string;
-  timezone?: string;
-}
+export interface CronTiming { cron: string; timezone?: string }
 
 /**
  * An elapsed-time series: every `intervalMinutes` (1 to 1440) minutes, at the instants that are whole multiples

@@ -1,20 +1,14 @@
-import type {
-  CredentialRecord,
-  ExecutionRecord,
-  ExecutionStatus,
-  ExecutionSummary,
-  ExecutionTrigger,
-  SessionRecord,
-  TaskRecord,
-  UserRecord,
-} from './records.js';
+import type { DeliveryStore } from './deliveries.js';
+import type { BrowserStateRecord, CredentialRecord, ExecutionOutcome, ExecutionRecord, ExecutionStatus, ExecutionSummary, ExecutionTrigger, SessionRecord, TaskRecord, UserRecord } from './records.js';
 
 /**
  * The storage contract's version (`major.minor`, see provider.ts). 2.0: `ExecutionStore.markAll` takes an owner
  * filter and `deleteStartedBefore` exists (many instances, retention). 2.1: the optional `counters`. 2.2: the optional `clock`.
- * 2.3: `ExecutionQuery.trigger`.
+ * 2.3: `ExecutionQuery.trigger`. 2.4: the optional `healing` store. 2.5: the optional `deliveries` (webhook deliveries,
+ * contract in deliveries.ts). 2.6: `ExecutionQuery.outcome`. 2.7: `ExecutionQuery.changed`.
+ * 2.8: the optional `browserStates` (named browser states).
  */
-export const STORAGE_CONTRACT_VERSION = '2.3';
+export const STORAGE_CONTRACT_VERSION = '2.8';
 /** The oldest version a storage provider may be built for and still be accepted. */
 export const STORAGE_CONTRACT_ACCEPTS = '2.0';
 
@@ -95,6 +89,13 @@ export interface ExecutionQuery {
   taskId?: string;
   /** Only runs started this way (contract 2.3). */
   trigger?: ExecutionTrigger;
+  /**
+   * Only runs that ended this way (contract 2.6): their `outcome`, or for a record without one (written before
+   * outcomes existed) its `status` when that is the same word (`success`, `error`, ...).
+   */
+  outcome?: ExecutionOutcome;
+  /** Only runs compared with an earlier one (contract 2.7) whose `changed` is this; a record without `changed` matches neither. */
+  changed?: boolean;
   /** ISO timestamps bounding `startedAt` (inclusive). */
   from?: string;
   to?: string;
@@ -145,6 +146,8 @@ export interface ExecutionStore {
 }
 
 export type CredentialStore = DocumentStore<CredentialRecord>;
+/** A task's healing state, keyed by task id (its shape is the healing layer's: the store keeps it as given). */
+export type HealingDocument = { id: string } & Record<string, unknown>;
 
 /**
  * Once-only claims shared by every instance on the same storage, e.g. "run task T for the fire at
@@ -197,11 +200,26 @@ export interface StorageProvider {
   /** Optional (2.1): expiring counters shared by the instances. Without it, a plugin counts in its own process. */
   readonly counters?: CounterStore;
   /**
+   * Optional (2.5): the webhook delivery log, shared by the instances. Without it the webhooks plugin keeps its
+   * deliveries in memory (they do not survive a restart) and says so at start.
+   */
+  readonly deliveries?: DeliveryStore;
+  /**
    * Optional (2.2): the storage's current time, epoch ms (PostgreSQL's clock). Every instance sharing the storage
    * reads the same clock, so instance leases judged on it agree whatever the hosts' clocks say. Rejects as any
    * call does while the storage is unreachable. Without it each instance uses its own clock.
    */
   clock?(): Promise<number>;
+  /**
+   * Optional (2.4): each task's healing state (its elements' fingerprints and selector repairs), keyed by task id.
+   * Without it runs neither fingerprint nor repair (they fail as before).
+   */
+  readonly healing?: DocumentStore<HealingDocument>;
+  /**
+   * Optional (2.8): named browser states, keyed by name; the store keeps `sealed` as given (the caller sealed it).
+   * Without it the browser-states endpoints answer 503 and a run asking for a state fails.
+   */
+  readonly browserStates?: DocumentStore<BrowserStateRecord>;
   /** Resolves when the backend is reachable and usable; rejects with the reason otherwise. */
   check(): Promise<void>;
   /** Flushes pending writes and releases files and connections. Idempotent. */

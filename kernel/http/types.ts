@@ -1,3 +1,4 @@
+import type { Scope } from '../contracts/records.js';
 import type { ErrorDefinition } from '../errors.js';
 import type { AuthPolicy, KernelServices, Principal } from '../services.js';
 import type { RouteEntry } from './route-policy.js';
@@ -8,6 +9,8 @@ declare module 'fastify' {
     services: KernelServices;
     /** Policy for routes that cannot declare one themselves (those of third-party plugins). */
     defaultAuthPolicy: AuthPolicy | undefined;
+    /** Scope for those same routes. */
+    defaultAccess: Scope | undefined;
     /** Every route with its auth policy, in registration order. */
     routeTable: RouteEntry[];
   }
@@ -17,6 +20,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; the route policy refuses routes without it. */
     auth?: AuthPolicy;
+    /** The scope a caller needs (`read`, `run`, `write`, `admin`); every non-public route declares one. */
+    access?: Scope;
     /** False where `apiKey`/`key` body fields are data, not credentials (setting the API key). */
     bodyCredentials?: boolean;
     /**

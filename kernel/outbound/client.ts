@@ -43,7 +43,7 @@ export function createOutboundClient(guard: OutboundGuard): OutboundClient {
       const hop = withoutCredentials(url, headers, Headers);
       let response: UndiciResponse;
       try {
-        response = await fetch(hop.url, { method, headers: hop.headers, body, signal, redirect: 'manual', dispatcher: agent });
+        response = await fetch(hop.url, { method, headers: hop.headers, body, signal, redirect: 'manual', dispatcher: (init.dispatcher ?? agent) as Agent });
       } catch (error) {
         throw explain(error, timeout, `${url.host} did not answer within ${timeoutMs} ms`);
       }

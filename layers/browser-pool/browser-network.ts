@@ -73,6 +73,7 @@ export function createBrowserNetwork(options: BrowserNetworkOptions): BrowserNet
       newPage: () => context.newPage(),
       cookies: () => context.cookies(),
       addCookies: context.addCookies && ((cookies) => context.addCookies!(cookies)),
+      storageState: context.storageState && (() => context.storageState!()),
       async close() {
         try {
           return await context.close();

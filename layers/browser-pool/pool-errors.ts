@@ -60,7 +60,8 @@ export class RemoteBrowserBusyError extends Error {
  * message, its context closed, while the browser and the other runs go on.
  */
 export class RunResourceError extends Error {
-  constructor(message: string) {
+  /** `pageDied`: the page's renderer ended (crashed or was ended for its memory); false: a response too large. */
+  constructor(message: string, readonly pageDied = true) {
     super(message);
     this.name = 'RunResourceError';
   }

@@ -44,7 +44,7 @@ export function createRunBudget(options: RunBudgetOptions): RunBudget {
     if (failure.kind === 'response-too-large') {
       const mb = Math.round(failure.bytes / MB);
       return new RunResourceError(`The page loaded a response of ${mb} MB (${shortUrl(failure.url)}), more than the run's ` +
-        `memory limit of ${limitMb} MB (${VARIABLE}); the run was ended`);
+        `memory limit of ${limitMb} MB (${VARIABLE}); the run was ended`, false);
     }
     const kill = limitMb === undefined ? undefined : watchdogOf().claimKill();
     if (kill) {

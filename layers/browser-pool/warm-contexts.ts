@@ -99,6 +99,7 @@ export class WarmContexts {
         },
         cookies: () => context.cookies(),
         addCookies: context.addCookies && ((cookies) => context.addCookies!(cookies)),
+        storageState: context.storageState && (() => context.storageState!()),
         close: () => context.close(),
       },
     };
@@ -202,11 +203,12 @@ export class WarmContexts {
 
 /**
  * What a warm context for a run with `options` must have been made with; undefined when none can serve it: its
- * own proxy (a route of its own, set when the context is made), a recording (attached to its first page) or a
- * trace (started with the context).
+ * own proxy (a route of its own, set when the context is made), a recording (attached to its first page), a
+ * trace (started with the context) or downloads (accepted or not when the context is made).
  */
-export function warmFitOf(options: Pick<ContextOptions, 'viewport' | 'userAgent' | 'proxy' | 'recordVideoDir' | 'tracePath'>): WarmFit | undefined {
-  if (options.proxy || options.recordVideoDir || options.tracePath) return undefined;
+export function warmFitOf(options: Pick<ContextOptions, 'viewport' | 'userAgent' | 'proxy' | 'recordVideoDir' | 'tracePath' | 'acceptDownloads' | 'storageState'>): WarmFit | undefined {
+  // A browser state is seeded as the context is made (local storage before any page): never into a warm one.
+  if (options.proxy || options.recordVideoDir || options.tracePath || options.acceptDownloads || options.storageState) return undefined;
   return { ...(options.viewport ? { viewport: options.viewport } : {}), ...(options.userAgent ? { userAgent: options.userAgent } : {}) };
 }
 

@@ -30,6 +30,8 @@ export interface Requeue {
   owner?: string;
   /** The run's log so far (the worker's own lines); default: the record's. */
   logs?: ExecutionLogLine[];
+  /** Run again through another proxy after a bot wall: counted in `queueing.proxyRetries`. */
+  proxyRetry?: boolean;
   /** The grid-busy count and since when (a busy grid), cleared otherwise. */
   busy?: { count: number; since: string };
 }
@@ -49,6 +51,7 @@ export function requeuedRecord(record: ExecutionRecord, requeue: Requeue): Execu
     queueing: {
       ...queueing,
       requeues: (queueing.requeues ?? 0) + 1,
+      ...(requeue.proxyRetry ? { proxyRetries: (queueing.proxyRetries ?? 0) + 1 } : {}),
       ...(requeue.busy ? { busy: requeue.busy.count, busySince: requeue.busy.since } : {}),
       ...(requeue.delayMs > 0 ? { notBefore: new Date(requeue.nowMs + requeue.delayMs).toISOString() } : {}),
     },

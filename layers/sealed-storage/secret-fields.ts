@@ -15,6 +15,9 @@ export const SECRET_SETTINGS: readonly string[] = [
   'settings.proxies',
   /** The VNC password of the headful browser (headful plugin). */
   'headful.vncPassword',
+  /** Webhook subscriptions with their signing secrets, and the system secret signing run callbacks (webhooks plugin). */
+  'webhooks.endpoints',
+  'webhooks.systemSecret',
   /** The shared cookie jar: the browser's logins on other sites (the browser pool). */
   COOKIE_JAR_KEY,
 ];

@@ -4,6 +4,7 @@ import { definePlugin } from '../../kernel/plugin.js';
 import type { PageCapture } from '../runs/decorators.js';
 import { createAiChain } from './chain.js';
 import { aiRoutes } from './routes.js';
+import { createRepairAdvisor } from './selector/repair.js';
 import { createAiService } from './service.js';
 import { slotBindings } from './slots.js';
 
@@ -24,15 +25,17 @@ async function ai(app: FastifyInstance): Promise<void> {
   let capture: PageCapture | undefined;
   app.addHook('onReady', async () => {
     capture = app.pageCapture;
+    // The runs' repair ladder asks the chain when its deterministic step is not decisive (README "Healing").
+    app.runHealing?.setAdvisor(createRepairAdvisor(chain));
   });
-  await app.register(aiRoutes, { service: createAiService(chain), capture: () => capture });
+  await app.register(aiRoutes, { service: createAiService(chain), capture: () => capture, chain });
 }
 
 /** `POST /api/tasks/generate-script` and `POST /api/tasks/generate-selector`, over the AI provider chain. */
 export const aiPlugin = definePlugin({
   name: 'ai',
   prefix: '/api',
-  uses: ['pageCapture'],
+  uses: ['pageCapture', 'runHealing'],
   plugin: fp(ai, {
     name: 'taskloom-ai', fastify: '5.x', encapsulate: true,
     dependencies: ['taskloom-route-policy', 'taskloom-error-handler', 'taskloom-settings'],

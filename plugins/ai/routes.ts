@@ -2,8 +2,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../../kernel/errors.js';
 import type { CaptureTask, PageCapture } from '../runs/decorators.js';
-import { ErrorBody, ScriptAnswer, ScriptBody, SelectorAnswer, SelectorBody } from './schemas.js';
+import { ErrorBody, GeneratedTaskAnswer, ScriptAnswer, ScriptBody, SelectorAnswer, SelectorBody, TaskGoalBody } from './schemas.js';
+import { generateTask } from './task-generator.js';
+import type { AiChain } from './chain.js';
 import type { AiService } from './service.js';
+import { FINGERPRINT_BODY, healingStoreOf, rememberFingerprint, type ElementFingerprint } from '../../layers/healing/index.js';
 
 const tags = ['ai'];
 const config = { auth: 'authenticated' } as const;
@@ -24,6 +27,7 @@ export interface AiRoutesOptions {
   service: AiService;
   /** The page capture generate-selector uses, if the composition has one. */
   capture(): PageCapture | undefined;
+  chain: AiChain;
 }
 
 export async function aiRoutes(scope: FastifyInstance, options: AiRoutesOptions): Promise<void> {
@@ -32,7 +36,7 @@ export async function aiRoutes(scope: FastifyInstance, options: AiRoutesOptions)
   const { shutdownSignal } = scope.services;
 
   app.post('/tasks/generate-script', {
-    config: { ...config, errors: [Errors.NO_AI_PROVIDER, Errors.AI_PROVIDERS_FAILED] },
+    config: { ...config, access: 'write', errors: [Errors.NO_AI_PROVIDER, Errors.AI_PROVIDERS_FAILED] },
     schema: {
       tags,
       operationId: 'generateScript',
@@ -46,7 +50,7 @@ export async function aiRoutes(scope: FastifyInstance, options: AiRoutesOptions)
   });
 
   app.post('/tasks/generate-selector', {
-    config: { ...config, errors: [Errors.NO_AI_PROVIDER, Errors.INVALID_URL, Errors.PROXY_NOT_FOUND, Errors.AI_FAILED] },
+    config: { ...config, access: 'write', errors: [Errors.NO_AI_PROVIDER, Errors.INVALID_URL, Errors.PROXY_NOT_FOUND, Errors.AI_FAILED] },
     schema: {
       tags,
       operationId: 'generateSelector',
@@ -57,9 +61,36 @@ export async function aiRoutes(scope: FastifyInstance, options: AiRoutesOptions)
   }, async (request, reply) => {
     const { task, actionIndex, prompt } = request.body;
     notBlank(prompt, 'prompt');
+    // For a saved task, the element of the selector taken is fingerprinted for healing (README "Healing").
+    const store = healingStoreOf(app.services.storage);
+    const taskId = typeof (task as CaptureTask).id === 'string' ? (task as CaptureTask).id as string : undefined;
     const selector = await service.generateSelector(
       { task: task as CaptureTask, actionIndex, prompt }, options.capture(), signalFor(reply, shutdownSignal),
+      store && taskId ? async (page, taken) => {
+        if (!page.evaluate || !(await app.services.storage.tasks.get(taskId))) return;
+        const fingerprint = await page.evaluate(FINGERPRINT_BODY, { selector: taken }) as ElementFingerprint | null;
+        if (fingerprint) await rememberFingerprint(store, taskId, actionIndex, taken, fingerprint);
+      } : undefined,
     );
     return { selector };
+  });
+
+  app.post('/tasks/generate-task', {
+    config: { ...config, access: 'write', errors: [Errors.NO_AI_PROVIDER, Errors.INVALID_URL, Errors.AI_FAILED] },
+    schema: {
+      tags,
+      operationId: 'generateTask',
+      summary: 'Build and save a task from a goal and a start URL, one action at a time, each checked on the live page (README "Healing")',
+      body: TaskGoalBody,
+      response: { 200: GeneratedTaskAnswer, 400: ErrorBody, 500: ErrorBody },
+    },
+  }, async (request, reply) => {
+    const { goal, url, name, maxSteps } = request.body;
+    notBlank(goal, 'goal');
+    const storage = app.services.storage;
+    return generateTask(
+      { chain: options.chain, capture: options.capture(), tasks: storage.tasks, healing: healingStoreOf(storage) },
+      { goal, url, maxSteps: maxSteps ?? 8, ...(name ? { name } : {}) }, signalFor(reply, shutdownSignal),
+    );
   });
 }

@@ -22,6 +22,19 @@ export const SelectorBody = Type.Object({
 }, { additionalProperties: false });
 export type SelectorRequest = Static<typeof SelectorBody>;
 
+export const TaskGoalBody = Type.Object({
+  goal: Type.String({ minLength: 1, maxLength: 2000, description: 'what the task should do, in plain words' }),
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'the start page, absolute http(s)' }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  maxSteps: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'most actions to generate; default 8' })),
+}, { additionalProperties: false });
+
+export const GeneratedTaskAnswer = Type.Object({
+  task: Type.Object({ id: Type.String(), name: Type.String(), url: Type.String(), actions: Type.Array(Type.Unknown()) }, { additionalProperties: true }),
+  aiCalls: Type.Integer({ description: 'provider calls made' }),
+  refused: Type.Array(Type.String(), { description: 'proposals the live page refused' }),
+});
+
 export const SelectorAnswer = Type.Object({
   selector: Type.String({ description: 'a CSS selector that matched an element of the captured page' }),
 });

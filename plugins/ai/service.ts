@@ -36,7 +36,11 @@ export function createAiService(chain: AiChain, options: { htmlBudgetChars?: num
      * for a refused proxy; PROXY_NOT_FOUND); AI_FAILED (500) when the browser layer is missing, the page cannot
      * be captured, or no provider's selector matches it.
      */
-    async generateSelector(input: SelectorInput, capture: PageCapture | undefined, signal?: AbortSignal): Promise<string> {
+    async generateSelector(
+      input: SelectorInput, capture: PageCapture | undefined, signal?: AbortSignal,
+      /** Told the selector taken while its page is still open (healing fingerprints its element); its failure is ignored. */
+      taken?: (page: CapturedPage, selector: string) => Promise<void>,
+    ): Promise<string> {
       const { task, actionIndex, prompt } = input;
       if (actionIndex > task.actions.length) {
         throw Errors.VALIDATION_ERROR({ message: `body.actionIndex is ${actionIndex} but the task has ${task.actions.length} actions` });
@@ -63,6 +67,7 @@ export function createAiService(chain: AiChain, options: { htmlBudgetChars?: num
           accept: acceptAnswer(acceptSelectorOn(page)),
           signal,
         }, plan);
+        await taken?.(page, answer.value).catch(() => undefined);
         return answer.value;
       } catch (error) {
         if (error instanceof AiChainFailure) throw Errors.AI_FAILED({ reason: `every AI provider failed: ${error.message}` });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import net from 'node:net';
 import { Errors } from '../../kernel/errors.js';
-import { createHostRule, parseHost } from '../../kernel/http/allowed-hosts.js';
+import { createHostRule, parseHost } from '../../layers/allowed-hosts/host-rule.js';
 import type { BrowserSessions } from '../headful/decorators.js';
 import { devtoolsPath } from './devtools-relay.js';
 import type { RelayTokens } from './relay-tokens.js';
@@ -50,7 +50,7 @@ export async function browserRoutes(scope: FastifyInstance, options: BrowserRout
 
   app.post('/open', {
     // The browser did not start (502), or the service is stopping (503).
-    config: { ...config, errors: [Errors.UPSTREAM_ERROR, Errors.SHUTTING_DOWN] },
+    config: { ...config, access: 'run', errors: [Errors.UPSTREAM_ERROR, Errors.SHUTTING_DOWN] },
     preValidation: noBodyIsEmpty,
     schema: {
       tags,
@@ -67,7 +67,7 @@ export async function browserRoutes(scope: FastifyInstance, options: BrowserRout
 
   app.post('/close', {
     // 502: the instance holding the browser did not answer.
-    config: { ...config, errors: [Errors.NOT_FOUND, Errors.UPSTREAM_ERROR] },
+    config: { ...config, access: 'run', errors: [Errors.NOT_FOUND, Errors.UPSTREAM_ERROR] },
     preValidation: noBodyIsEmpty,
     schema: {
       tags,

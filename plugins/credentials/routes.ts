@@ -23,12 +23,12 @@ export async function credentialRoutes(scope: FastifyInstance, options: { servic
   const { service } = options;
 
   app.get('/', {
-    config,
+    config: { ...config, access: 'read' },
     schema: { tags, operationId: 'listCredentials', summary: 'Every credential, tokens masked', response: { 200: Type.Array(Credential) } },
   }, async () => service.list());
 
   app.post('/', {
-    config: { ...config, errors: [INVALID_BASE_URL] },
+    config: { ...config, access: 'admin', errors: [INVALID_BASE_URL] },
     schema: {
       tags,
       operationId: 'createCredential',
@@ -39,7 +39,7 @@ export async function credentialRoutes(scope: FastifyInstance, options: { servic
   }, async (request) => service.create(request.body));
 
   app.put('/:id', {
-    config: { ...config, errors: [INVALID_BASE_URL, CREDENTIAL_NOT_FOUND] },
+    config: { ...config, access: 'admin', errors: [INVALID_BASE_URL, CREDENTIAL_NOT_FOUND] },
     schema: {
       tags,
       operationId: 'updateCredential',
@@ -51,7 +51,7 @@ export async function credentialRoutes(scope: FastifyInstance, options: { servic
   }, async (request) => service.update(request.params.id, request.body));
 
   app.delete('/:id', {
-    config: { ...config, errors: [CREDENTIAL_NOT_FOUND] },
+    config: { ...config, access: 'admin', errors: [CREDENTIAL_NOT_FOUND] },
     schema: { tags, operationId: 'deleteCredential', summary: 'Delete a credential', params: CredentialParams, response: { 200: Success, 404: ErrorBody } },
   }, async (request) => {
     await service.remove(request.params.id);
@@ -59,7 +59,7 @@ export async function credentialRoutes(scope: FastifyInstance, options: { servic
   });
 
   app.get('/:id/proxy/tablestore/databases', {
-    config: { ...config, errors: [CREDENTIAL_NOT_FOUND, UPSTREAM_ERROR] },
+    config: { ...config, access: 'read', errors: [CREDENTIAL_NOT_FOUND, UPSTREAM_ERROR] },
     schema: {
       tags,
       operationId: 'listCredentialDatabases',
@@ -70,7 +70,7 @@ export async function credentialRoutes(scope: FastifyInstance, options: { servic
   }, async (request) => service.databases(request.params.id));
 
   app.get('/:id/proxy/tablestore/databases/:databaseId/tables', {
-    config: { ...config, errors: [CREDENTIAL_NOT_FOUND, INVALID_DATABASE_ID, UPSTREAM_ERROR] },
+    config: { ...config, access: 'read', errors: [CREDENTIAL_NOT_FOUND, INVALID_DATABASE_ID, UPSTREAM_ERROR] },
     schema: {
       tags,
       operationId: 'listCredentialTables',

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { BlobInfo, BlobStore } from '../../kernel/contracts/blob.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import {
-  CONTENT_TYPES, EXTENSIONS, checkExecutionId, checkExtension, checkName, parseName, type ParsedName,
+  EXTENSIONS, checkExecutionId, checkExtension, checkName, parseName, safeFileName, type ParsedName,
 } from './capture-names.js';
 import type { Capture, CaptureExtension, CaptureFilter, Captures, StoredCapture } from './decorators.js';
 
@@ -12,22 +12,14 @@ export const CAPTURE_URL_PREFIX = '/api/data/captures/';
 /** Executions whose next number is remembered; older ones are probed again from 1. */
 const REMEMBERED = 1000;
 
-/** An opened capture, ready to stream. */
-export interface OpenedCapture {
-  stream: Readable;
-  size: number;
-  contentType: string;
-}
-
-export interface CaptureService extends Captures {
-  /** Opens a capture for reading; undefined when it does not exist. */
-  open(name: string): Promise<OpenedCapture | undefined>;
-}
+export type { OpenedCapture } from './decorators.js';
+export type CaptureService = Captures;
 
 function describe(info: BlobInfo, parsed: ParsedName): StoredCapture {
   return {
     name: info.name, url: CAPTURE_URL_PREFIX + info.name, size: info.size, modified: new Date(info.modifiedMs).toISOString(),
     type: parsed.type, runId: parsed.runId,
+    ...(parsed.fileName === undefined ? {} : { fileName: parsed.fileName, contentType: parsed.contentType }),
   };
 }
 
@@ -60,28 +52,46 @@ export function createCaptureService(blob: BlobStore, dataDir: string, logger: L
     return names.length;
   }
 
-  /** The execution's next unused name; `n` only grows within a process, and never lands on an existing blob. */
-  async function claimName(executionId: string, ext: CaptureExtension): Promise<string> {
+  /**
+   * The execution's next unused name ending in `tail` (an extension, or `download.<file name>`); `n` only grows
+   * within a process, and never lands on an existing blob.
+   */
+  async function claimName(executionId: string, tail: string): Promise<string> {
     let n = nextNumber.get(executionId) ?? 1;
     for (;;) {
-      const taken = await Promise.all(EXTENSIONS.map((e) => blob.stat(`${executionId}_${n}.${e}`)));
+      const tails = EXTENSIONS.includes(tail as CaptureExtension) ? EXTENSIONS : [...EXTENSIONS, tail];
+      const taken = await Promise.all(tails.map((e) => blob.stat(`${executionId}_${n}.${e}`)));
       if (taken.every((info) => info === undefined)) {
         nextNumber.delete(executionId);
         nextNumber.set(executionId, n + 1);
         if (nextNumber.size > REMEMBERED) nextNumber.delete(nextNumber.keys().next().value!);
-        return `${executionId}_${n}.${ext}`;
+        return `${executionId}_${n}.${tail}`;
       }
       n += 1;
     }
   }
 
   /** Stores `data` under the execution's next name. */
-  function place(executionId: string, ext: CaptureExtension, data: Uint8Array | Readable): Promise<StoredCapture> {
+  function place(executionId: string, tail: string, data: Uint8Array | Readable): Promise<StoredCapture> {
     return serialize(executionId, async () => {
-      const name = await claimName(executionId, ext);
-      const info = await blob.put(name, data, { contentType: CONTENT_TYPES[ext] });
-      return describe(info, checkName(name));
+      const name = await claimName(executionId, tail);
+      const parsed = checkName(name);
+      const info = await blob.put(name, data, { contentType: parsed.contentType });
+      return describe(info, parsed);
     });
+  }
+
+  /** Streams the file in as the execution's next capture ending in `tail`, then removes it. */
+  async function adoptFile(executionId: string, filePath: string, tail: string): Promise<StoredCapture> {
+    const source = path.resolve(filePath);
+    const stream = (await fsp.open(source)).createReadStream();
+    try {
+      const capture = await place(executionId, tail, stream);
+      await fsp.rm(source, { force: true });
+      return capture;
+    } finally {
+      stream.destroy(); // read to its end already, unless the put failed first
+    }
   }
 
   return {
@@ -94,16 +104,13 @@ export function createCaptureService(blob: BlobStore, dataDir: string, logger: L
 
     async adopt(executionId, filePath, ext) {
       checkExecutionId(executionId);
-      const extension = checkExtension(ext);
-      const source = path.resolve(filePath);
-      const stream = (await fsp.open(source)).createReadStream();
-      try {
-        const capture = await place(executionId, extension, stream);
-        await fsp.rm(source, { force: true });
-        return capture;
-      } finally {
-        stream.destroy(); // read to its end already, unless the put failed first
-      }
+      return adoptFile(executionId, filePath, checkExtension(ext));
+    },
+
+    async adoptDownload(executionId, filePath, fileName) {
+      checkExecutionId(executionId);
+      // Room for `<executionId>_<n>.download.` within a blob name's 255 characters.
+      return adoptFile(executionId, filePath, `download.${safeFileName(fileName, 255 - executionId.length - 20)}`);
     },
 
     async list(filter: CaptureFilter = {}) {
@@ -149,9 +156,9 @@ export function createCaptureService(blob: BlobStore, dataDir: string, logger: L
     },
 
     async open(name) {
-      const { ext } = checkName(name);
+      const { contentType, fileName } = checkName(name);
       const found = await blob.get(name);
-      return found && { stream: found.stream, size: found.size, contentType: CONTENT_TYPES[ext] };
+      return found && { stream: found.stream, size: found.size, contentType, ...(fileName === undefined ? {} : { fileName }) };
     },
   };
 }

@@ -1,5 +1,6 @@
 // The decorator the data plugin adds for every scope, typed by declaration merging.
 
+import type { Readable } from 'node:stream';
 import type { Capture, CaptureType } from '../../kernel/contracts/records.js';
 
 /** A capture file as every endpoint describes it: the record of kernel/contracts/records.ts. */
@@ -9,6 +10,15 @@ export type CaptureExtension = 'png' | 'jpg' | 'webm' | 'zip';
 export type StoredType = CaptureType | 'trace';
 /** A file of a run as `save` and `adopt` describe it. */
 export type StoredCapture = Omit<Capture, 'type'> & { type: StoredType };
+
+/** An opened capture, ready to stream. */
+export interface OpenedCapture {
+  stream: Readable;
+  size: number;
+  contentType: string;
+  /** A download's file name. */
+  fileName?: string;
+}
 
 export interface CaptureFilter {
   runId?: string;
@@ -35,7 +45,12 @@ export interface Captures {
    * blob store, then removes it. Rejects when `filePath` does not exist.
    */
   adopt(executionId: string, filePath: string, ext: CaptureExtension): Promise<StoredCapture>;
-  /** Matching captures (screenshots and recordings, never traces), newest first (by modification time, then number). */
+  /**
+   * Moves a file a `download` action kept in as the execution's next capture, of type `download`, named
+   * `<executionId>_<n>.download.<fileName made safe>`; its media type comes from that name.
+   */
+  adoptDownload(executionId: string, filePath: string, fileName: string): Promise<StoredCapture>;
+  /** Matching captures (screenshots, recordings and downloads, never traces), newest first (by modification time, then number). */
   list(filter?: CaptureFilter): Promise<Capture[]>;
   /** Resolves to `false` when no such capture exists. */
   remove(name: string): Promise<boolean>;
@@ -47,6 +62,8 @@ export interface Captures {
   removeModifiedBefore(ms: number): Promise<number>;
   /** Removes every screenshot (recordings stay); resolves to how many. */
   clearScreenshots(): Promise<number>;
+  /** Opens a capture (or trace) for reading; undefined when it does not exist. */
+  open(name: string): Promise<OpenedCapture | undefined>;
   /** Absolute path the capture has (or would have) with the disk store; does not check that it exists. */
   pathOf(name: string): string;
 }

@@ -22,7 +22,7 @@ const binary = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });
 /** Documents the file's media types; a stream is sent as is, never serialised. */
 const CaptureFile = {
   description: 'the file',
-  content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: binary }])) as Record<string, { schema: typeof binary }>,
+  content: Object.fromEntries([...Object.values(CONTENT_TYPES), '*/*'].map((type) => [type, { schema: binary }])) as Record<string, { schema: typeof binary }>,
 };
 
 const missing = (name: string) => Errors.NOT_FOUND(undefined, { details: `Capture ${name} not found` });
@@ -39,15 +39,15 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
   const { captures, cookies, executions } = options;
 
   app.get('/captures', {
-    config,
+    config: { ...config, access: 'read' },
     schema: {
-      tags: captureTags, operationId: 'listCaptures', summary: 'Screenshots and recordings, newest first', querystring: CaptureQuery,
+      tags: captureTags, operationId: 'listCaptures', summary: 'Screenshots, recordings and downloads, newest first', querystring: CaptureQuery,
       response: { 200: Type.Array(Capture), ...invalid },
     },
   }, async (request) => withTasks(await captures.list({ runId: request.query.runId }), executions));
 
   app.get('/screenshots', {
-    config,
+    config: { ...config, access: 'read' },
     schema: {
       tags: captureTags, operationId: 'listScreenshots', summary: 'Screenshots only, newest first', querystring: CaptureQuery,
       response: { 200: Type.Array(Capture), ...invalid },
@@ -55,9 +55,9 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
   }, async (request) => withTasks(await captures.list({ runId: request.query.runId, type: 'screenshot' }), executions));
 
   app.get('/captures/:name', {
-    config: captureConfig,
+    config: { ...captureConfig, access: 'read' },
     schema: {
-      tags: captureTags, operationId: 'getCapture', summary: 'The capture file (image/png, image/jpeg or video/webm)', params: CaptureParams,
+      tags: captureTags, operationId: 'getCapture', summary: 'The capture file (image/png, image/jpeg, video/webm, or a download as its media type)', params: CaptureParams,
       response: { 200: CaptureFile, ...invalid, ...notFound },
     },
   }, async (request, reply) => {
@@ -67,14 +67,15 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
     return reply
       .header('content-type', file.contentType)
       .header('content-length', file.size)
-      .header('content-disposition', `inline; filename="${name}"`)
+      // A download goes back as a file to save under the site's name (made safe: it needs no quoting).
+      .header('content-disposition', file.fileName ? `attachment; filename="${file.fileName}"` : `inline; filename="${name}"`)
       .header('cache-control', 'private, no-cache')
       .header('x-content-type-options', 'nosniff')
       .send(file.stream);
   });
 
   app.delete('/captures/:name', {
-    config: captureConfig,
+    config: { ...captureConfig, access: 'write' },
     schema: {
       tags: captureTags, operationId: 'deleteCapture', summary: 'Delete one capture', params: CaptureParams, response: { 200: Success, ...invalid, ...notFound },
     },
@@ -84,22 +85,22 @@ export async function dataRoutes(scope: FastifyInstance, options: DataRouteOptio
   });
 
   app.post('/clear-screenshots', {
-    config,
+    config: { ...config, access: 'write' },
     schema: { tags: captureTags, operationId: 'clearScreenshots', summary: 'Delete every screenshot (recordings stay)', response: { 200: Cleared } },
   }, async () => ({ success: true, deleted: await captures.clearScreenshots() }));
 
   app.get('/cookies', {
-    config,
+    config: { ...config, access: 'read' },
     schema: { tags: ['cookies'], operationId: 'listCookies', summary: 'The browser cookies runs keep, values masked', response: { 200: CookieList } },
   }, async () => ({ cookies: await cookies.list() }));
 
   app.delete('/cookies', {
-    config,
+    config: { ...config, access: 'write' },
     schema: { tags: ['cookies'], operationId: 'clearCookies', summary: 'Delete every stored browser cookie', response: { 200: Cleared } },
   }, async () => ({ success: true, deleted: await cookies.clear() }));
 
   app.delete('/cookies/:domain', {
-    config,
+    config: { ...config, access: 'write' },
     schema: {
       tags: ['cookies'],
       operationId: 'clearDomainCookies',

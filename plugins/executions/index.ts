@@ -4,6 +4,7 @@ import { definePlugin } from '../../kernel/plugin.js';
 import { createRecovery } from './recovery.js';
 import { executionRoutes } from './routes.js';
 import { createExecutionService } from './service.js';
+import { sweepEveryHour } from './result-sweep.js';
 import '../data/decorators.js';
 import '../instances/decorators.js';
 
@@ -22,13 +23,16 @@ async function executions(app: FastifyInstance): Promise<void> {
   });
   await recovery.atStartup();
   let stopSweeping = () => {};
+  const orphans = sweepEveryHour(services);
   app.addHook('onReady', async () => {
     stopSweeping = recovery.every();
+    orphans.start();
   });
   app.addHook('preClose', async () => {
     stopSweeping();
+    orphans.stop();
   });
-  await app.register(executionRoutes, { service });
+  await app.register(executionRoutes, { service, captures: app.captures });
 }
 
 export const executionsPlugin = definePlugin({

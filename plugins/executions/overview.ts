@@ -1,5 +1,6 @@
 import { EXECUTION_STATUSES, type ExecutionStatus, type ExecutionSummary } from '../../kernel/contracts/records.js';
 import type { ExecutionStore } from '../../kernel/contracts/storage.js';
+import { withOutcome } from '../../layers/outcomes/outcome-of.js';
 
 /** The windows the overview counts, in hours: the last day and the last week. */
 export const WINDOWS = [24, 168] as const;
@@ -23,5 +24,5 @@ export async function overviewOf(store: ExecutionStore, now = Date.now()): Promi
   }));
   const failures = (await Promise.all(FAILED.map((status) => store.summaries({ status, limit: RECENT })))).flat();
   failures.sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
-  return { at: new Date(now).toISOString(), windows, recentFailures: failures.slice(0, RECENT) };
+  return { at: new Date(now).toISOString(), windows, recentFailures: failures.slice(0, RECENT).map(withOutcome) };
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EXECUTION_STATUSES, Execution, ExecutionSummary } from '../../kernel/contracts/records.js';
+import { EXECUTION_OUTCOMES, EXECUTION_STATUSES, Execution, ExecutionSummary, RunResult, type ExecutionOutcome } from '../../kernel/contracts/records.js';
 
 // The execution record (kernel/contracts/records.ts) is the one definition.
 export { EXECUTION_STATUSES, EXECUTION_TRIGGERS, Execution, ExecutionSummary } from '../../kernel/contracts/records.js';
@@ -13,6 +13,8 @@ export const ExecutionFilter = Type.Object({
   status: Type.Optional(Execution.properties.status),
   taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   trigger: Type.Optional(Execution.properties.trigger),
+  outcome: Type.Optional(Type.Unsafe<ExecutionOutcome>(Type.Enum([...EXECUTION_OUTCOMES], { description: 'how runs ended (older runs: by their status)' }))),
+  changed: Type.Optional(Type.Boolean({ description: "true: runs that found a change since the task's previous successful run; false: runs compared and unchanged (task option compare)" })),
   from: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601; runs started at or after it' })),
   to: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601; runs started at or before it' })),
 });
@@ -43,3 +45,9 @@ export const ExecutionSummaries = Type.Object({ executions: Type.Array(Execution
 
 export { ErrorBody } from '../../kernel/http/error-body.js';
 export const Success = Type.Object({ success: Type.Boolean() });
+
+/** `GET /api/executions/{id}/result`: the whole result, streamed (typed loosely: the body is a stream, not serialised). */
+export const ResultFile: Record<string, unknown> = {
+  description: 'the whole result as JSON: { data, finalUrl, title, captures, error? }',
+  content: { 'application/json': { schema: RunResult } },
+};

@@ -1,3 +1,4 @@
+import type { BrowserStorageState } from '../../kernel/contracts/browser.js';
 import type { WithContext } from '../../kernel/contracts/browser-pool.js';
 import type { Socket } from 'node:net';
 import type { VncRoute } from './vnc-gateway.js';
@@ -33,6 +34,11 @@ export interface BrowserSession {
   withContext: WithContext;
   /** Runs `fn` on the page shown in the browser's own window (its first tab); rejects after `timeoutMs` per command. */
   withWindowPage<T>(fn: (page: InspectablePage) => Promise<T>, timeoutMs: number): Promise<T>;
+  /**
+   * The cookies and local storage of the browser's own window (where a person logs in): what a named browser state
+   * saves from the session (README "Browser states"). Rejects once the session has ended.
+   */
+  storageState(): Promise<BrowserStorageState>;
   /** The browser's loopback DevTools URL while it runs. Internal: callers get the relayed URL instead. */
   cdpEndpoint(): string | undefined;
 }

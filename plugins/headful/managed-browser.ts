@@ -7,6 +7,7 @@ import type { BrowserSession } from './decorators.js';
 import { SCREEN_SIZE } from './display-stack.js';
 import { windowCookieStore } from './window-cookies.js';
 import { withWindowPage } from './window-page.js';
+import { windowStorageState } from './window-state.js';
 
 export interface ManagedBrowserDeps {
   services: KernelServices;
@@ -85,6 +86,7 @@ export class ManagedBrowser {
       pid: browser.pid,
       withContext: (options, fn, limits) => browser.withContext(options, fn, limits),
       withWindowPage: (fn, timeoutMs) => withWindowPage(withCdp, timeoutMs, fn),
+      storageState: () => windowStorageState(withCdp),
       cdpEndpoint: () => (browser.isConnected() ? cdpEndpoint : undefined),
     };
     this.live = { session, browser };

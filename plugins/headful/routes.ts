@@ -12,12 +12,12 @@ export async function headfulRoutes(scope: FastifyInstance, options: { headful: 
   const { headful } = options;
 
   app.get('/status', {
-    config,
+    config: { ...config, access: 'read' },
     schema: { tags, operationId: 'getHeadfulStatus', summary: 'Whether the headful session is served through noVNC, on which port, and whether it runs', response: { 200: HeadfulStatusBody, 401: ErrorBody } },
   }, async () => headful.status());
 
   app.get('/vnc-password', {
-    config,
+    config: { ...config, access: 'run' },
     schema: { tags, operationId: 'getVncPassword', summary: 'The password of the headful session\'s VNC server (noVNC asks for it)', response: { 200: VncPasswordBody, 401: ErrorBody } },
   }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');

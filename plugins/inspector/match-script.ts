@@ -1,3 +1,5 @@
+import { UNIQUE_CSS_SOURCE } from '../../layers/page-scripts/unique-css.js';
+
 /**
  * The inspector's matching, run inside the page as the body of an async function of `args`
  * (`{ hint, limit, highlight, keepMs }`). Plain JavaScript in a string: compiled by the page, so no
@@ -9,6 +11,7 @@
  *  3. the visible text of button, a, label, span, div, h1-h4, li, p                           up to 0.85
  */
 export const MATCH_SCRIPT = String.raw`
+${UNIQUE_CSS_SOURCE}
 const ATTRIBUTES = ['name', 'placeholder', 'aria-label', 'title', 'alt', 'value', 'data-testid', 'data-test-id'];
 const TEXT_TAGS = 'button, a, label, span, div, h1, h2, h3, h4, li, p';
 const ACTIONABLE = new Set(['button', 'a', 'label']);
@@ -80,39 +83,21 @@ for (const c of ranked) {
   if (!nested) chosen.push(c);
 }
 
-function unique(selector, el) {
-  try {
-    const all = document.querySelectorAll(selector);
-    return all.length === 1 && all[0] === el;
-  } catch (e) {
-    return false;
-  }
-}
 const quote = (v) => '"' + v.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ') + '"';
 const idSelector = (el) => (el.id ? '#' + CSS.escape(el.id) : '');
 
 function selectorFor(el) {
   const tag = el.tagName.toLowerCase();
-  if (el.id && unique(idSelector(el), el)) return idSelector(el);
+  if (el.id && only(idSelector(el), el)) return idSelector(el);
   for (const a of ['data-testid', 'data-test-id', 'name', 'aria-label', 'placeholder', 'title', 'alt']) {
     const v = el.getAttribute(a);
-    if (v && unique(CSS.escape(tag) + '[' + a + '=' + quote(v) + ']', el)) return CSS.escape(tag) + '[' + a + '=' + quote(v) + ']';
+    if (v && only(CSS.escape(tag) + '[' + a + '=' + quote(v) + ']', el)) return CSS.escape(tag) + '[' + a + '=' + quote(v) + ']';
   }
-  const parts = [];
-  for (let node = el; node && node !== document.documentElement; node = node.parentElement) {
-    if (node !== el && node.id && unique(idSelector(node), node)) return [idSelector(node)].concat(parts).join(' > ');
-    let part = CSS.escape(node.tagName.toLowerCase());
-    const parent = node.parentElement;
-    const same = parent ? Array.from(parent.children).filter((c) => c.tagName === node.tagName) : [node];
-    if (same.length > 1) part += ':nth-of-type(' + (same.indexOf(node) + 1) + ')';
-    parts.unshift(part);
-    if (unique(parts.join(' > '), el)) return parts.join(' > ');
-  }
-  return ['html'].concat(parts).join(' > ');
+  return cssPath(el);
 }
 
 function xpathFor(el) {
-  const idStep = (node) => (node.id && !node.id.includes('"') && unique(idSelector(node), node) ? '//*[@id="' + node.id + '"]' : '');
+  const idStep = (node) => (node.id && !node.id.includes('"') && only(idSelector(node), node) ? '//*[@id="' + node.id + '"]' : '');
   const steps = [];
   for (let node = el; node; node = node.parentElement) {
     const anchor = idStep(node);

@@ -1,4 +1,4 @@
-import { actionLabel } from '../../kernel/action-label.js';
+import { actionLabel } from '../../layers/action-label/action-label.js';
 import type { CaptureTask, PageCapture } from '../runs/decorators.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
 import { Errors, TaskloomError } from '../../kernel/errors.js';
@@ -32,7 +32,7 @@ export function replayOf(input: HighlightInput): Replay | undefined {
   return { task: task as CaptureTask, actionIndex };
 }
 
-/** Where the replay stops, as a person counts actions (from 1: kernel/action-label). */
+/** Where the replay stops, as a person counts actions (from 1: layers/action-label/action-label). */
 function stopPoint({ task, actionIndex }: Replay): string {
   if (actionIndex === 0) return 'the task\'s start page';
   return actionIndex >= task.actions.length ? 'the page after the last action' : `the page before ${actionLabel(actionIndex)}`;

@@ -9,7 +9,7 @@ export async function inspectorRoutes(scope: FastifyInstance, options: { inspect
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/highlight', {
     // NOT_FOUND: the session named is not open; UPSTREAM_ERROR: the page would not load or went away.
-    config: { auth: 'authenticated', errors: [Errors.INVALID_URL, Errors.NOT_FOUND, Errors.UPSTREAM_ERROR] },
+    config: { auth: 'authenticated', access: 'write', errors: [Errors.INVALID_URL, Errors.NOT_FOUND, Errors.UPSTREAM_ERROR] },
     schema: {
       tags: ['inspector'],
       operationId: 'highlightElements',

@@ -11,7 +11,7 @@ const PREFIX = '/api';
 /** `GET /api/metrics`: this service's registry in the Prometheus text format. */
 async function metricsRoutes(app: FastifyInstance, options: { metrics: Metrics }): Promise<void> {
   app.get('/metrics', {
-    config: { auth: 'authenticated' },
+    config: { auth: 'authenticated', access: 'read' },
     schema: {
       tags: ['operations'],
       summary: 'Prometheus metrics (text exposition format): runs, queue, browser contexts, HTTP latency, process',

@@ -82,5 +82,8 @@ export function describeOperation({ schema: raw, url, route }: OperationInput): 
     if (schema[part] !== undefined) input[part] = withComponentRefs(schema[part], { refs: false });
   }
   if (isObject(input.querystring)) input.querystring = defaultsOptional(input.querystring);
-  return { schema: { ...schema, ...input, hide, security: securityOf(policy), response }, url };
+  // The scope the route declares (plugins/access refuses a caller without it with 403).
+  const access = route.config?.access;
+  const description = [access && `Needs the \`${access}\` scope.`, schema.description].filter(Boolean).join('\n\n');
+  return { schema: { ...schema, ...input, hide, security: securityOf(policy), response, ...(description ? { description } : {}) }, url };
 }

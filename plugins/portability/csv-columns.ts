@@ -23,6 +23,13 @@ export const CSV_COLUMNS: ReadonlyArray<{ key: string; value: (record: Execution
   { key: 'captures', value: (r) => json(r.result?.captures) },
   { key: 'data', value: (r) => json(r.result?.data) },
   { key: 'logs', value: (r) => json(r.logs) },
+  // Added after the first release of the format: last, so that earlier columns keep their positions.
+  { key: 'outcome', value: (r) => plain(r.outcome) },
+  // Run intelligence (README "Run intelligence"): whether the rows changed, the diff, the broken expectations, the compared screenshots.
+  { key: 'changed', value: (r) => (typeof r.changed === 'boolean' ? String(r.changed) : '') },
+  { key: 'diff', value: (r) => json(r.diff) },
+  { key: 'violations', value: (r) => json(r.violations) },
+  { key: 'screenshots', value: (r) => json(r.screenshots) },
 ];
 
 /** One CSV row (values in column order). */

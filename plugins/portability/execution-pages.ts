@@ -1,6 +1,8 @@
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
 import type { ExecutionQuery, ExecutionStore } from '../../kernel/contracts/storage.js';
+import type { BlobStore } from '../../kernel/contracts/blob.js';
 import { withoutOwner } from '../../layers/execution-view/answered-execution.js';
+import { withFullResult } from '../../layers/stored-results/read-result.js';
 
 /** Records read per storage call: bounds the export's memory whatever the history holds. */
 export const PAGE_SIZE = 500;
@@ -35,6 +37,14 @@ export async function* executionRecords(
     offset = to !== undefined && startMs(to) === lastMs ? offset + ties : ties;
     to = new Date(lastMs).toISOString();
   }
+}
+
+/**
+ * The records with a result stored apart (README "Large results") carrying it whole, read one at a time as the
+ * export goes: an export holds the data, not a link. One whose blob is gone keeps its marker.
+ */
+export async function* withFullResults(blob: BlobStore, records: AsyncGenerator<ExecutionRecord>): AsyncGenerator<ExecutionRecord> {
+  for await (const record of records) yield await withFullResult(blob, record).catch(() => record);
 }
 
 /**

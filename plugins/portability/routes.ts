@@ -6,6 +6,7 @@ import {
   ErrorBody, ExportFile, ExportQuery, ImportAnswer, ImportQuery, TaskBundle,
 } from './schemas.js';
 import type { PortabilityService } from './service.js';
+import { bundleFromProductExport, isProductExport, type ConversionReport } from './replaced-product/tasks.js';
 
 const authenticated = { auth: 'authenticated' } as const;
 /** A bundle carries every task with up to 100 versions each: far beyond the API's usual 5 MiB. */
@@ -20,7 +21,7 @@ export async function portabilityRoutes(scope: FastifyInstance, options: { servi
   const { service } = options;
 
   app.get('/executions/export', {
-    config: authenticated,
+    config: { ...authenticated, access: 'read' },
     schema: {
       tags: ['executions'],
       operationId: 'exportExecutions',
@@ -39,7 +40,7 @@ export async function portabilityRoutes(scope: FastifyInstance, options: { servi
   });
 
   app.get('/tasks/export', {
-    config: authenticated,
+    config: { ...authenticated, access: 'read' },
     schema: {
       tags: ['tasks'],
       operationId: 'exportTasks',
@@ -54,19 +55,29 @@ export async function portabilityRoutes(scope: FastifyInstance, options: { servi
       .send(bundle);
   });
 
+  /** The conversion reports of an import whose body was the replaced product's export. */
+  const converted = new WeakMap<object, ConversionReport[]>();
   app.post('/tasks/import', {
-    config: { ...authenticated, errors: [Errors.IMPORT_CONFLICT] },
+    config: { ...authenticated, access: 'write', errors: [Errors.IMPORT_CONFLICT, Errors.IMPORT_UNMAPPED] },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: {
       tags: ['tasks'],
       operationId: 'importTasks',
-      summary: 'Import a bundle from /api/tasks/export, all or nothing; enabled schedules are handed to the scheduler',
+      summary: 'Import a bundle from /api/tasks/export, or the replaced product\'s task export (a JSON array of its tasks), all or nothing; enabled schedules are handed to the scheduler',
       querystring: ImportQuery,
       body: TaskBundle,
-      response: { 200: ImportAnswer, 400: ErrorBody, 409: ErrorBody, 413: ErrorBody },
+      response: { 200: ImportAnswer, 400: ErrorBody, 409: ErrorBody, 413: ErrorBody, 422: ErrorBody },
+    },
+    // The product's export is converted before the body is checked: the bundle made from it is checked as any other.
+    preValidation: async (request) => {
+      if (!isProductExport(request.body)) return;
+      const { bundle, reports } = bundleFromProductExport(request.body);
+      request.body = bundle;
+      converted.set(request, reports);
     },
   }, async (request) => {
     const { written, ...outcome } = await service.importTasks(request.body, request.query.onConflict);
-    return { success: true, ...outcome, ...(await armSchedules(scope, request, written)) };
+    const reports = converted.get(request);
+    return { success: true, ...outcome, ...(await armSchedules(scope, request, written)), ...(reports ? { converted: reports } : {}) };
   });
 }

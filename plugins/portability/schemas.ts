@@ -14,6 +14,7 @@ export const ExportQuery = Type.Object({
   taskId: Type.Optional(Id),
   status: Type.Optional(Execution.properties.status),
   trigger: Type.Optional(Execution.properties.trigger),
+  outcome: Type.Optional(Execution.properties.outcome),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; runs started at or after it' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; runs started at or before it' })),
 });
@@ -66,6 +67,9 @@ export const ImportAnswer = Type.Object({
   notScheduled: Type.Array(Type.Object({ taskId: Type.String(), error: Type.String(), details: Type.Optional(Type.String()) }), {
     description: 'enabled schedules the scheduler refused (stored all the same)',
   }),
+  converted: Type.Optional(Type.Array(Type.Object({ taskId: Type.String(), name: Type.String(), notes: Type.Array(Type.String()) }), {
+    description: "only for the replaced product's export: each task as imported, with what was left out or changed without changing its data",
+  })),
 });
 export type ImportAnswer = Static<typeof ImportAnswer>;
 

@@ -3,7 +3,7 @@ import { Errors } from '../../kernel/errors.js';
 import type { TaskRecord } from '../../kernel/contracts/records.js';
 import type { KernelServices } from '../../kernel/services.js';
 import { applyImport, type ImportPlan } from './apply-import.js';
-import { executionRecords, firstPageRead } from './execution-pages.js';
+import { executionRecords, firstPageRead, withFullResults } from './execution-pages.js';
 import { EXPORT_FORMATS } from './export-formats.js';
 import type { ConflictPolicy, ExportQuery, TaskBundle } from './schemas.js';
 import { bundleOf, checkBundle, recordsOf } from './task-bundle.js';
@@ -46,12 +46,12 @@ export function createPortabilityService(services: KernelServices) {
   return {
     /** The matching executions as a stream in `query.format`; storage is read page by page as the client reads. */
     async exportExecutions(query: ExportQuery): Promise<ExecutionExport> {
-      const { format: name, taskId, status, trigger, from, to } = query;
+      const { format: name, taskId, status, trigger, outcome, from, to } = query;
       if (from !== undefined && to !== undefined && Date.parse(from) > Date.parse(to)) {
         throw Errors.VALIDATION_ERROR({ message: `querystring.from (${from}) is after querystring.to (${to})` });
       }
       const format = EXPORT_FORMATS[name];
-      const records = await firstPageRead(executionRecords(storage.executions, { taskId, status, trigger, from, to }));
+      const records = await firstPageRead(withFullResults(services.blob, executionRecords(storage.executions, { taskId, status, trigger, outcome, from, to })));
       const source = Readable.from(records);
       const stages = await format.stages();
       const streams: Array<Readable | Transform> = [source, ...stages];

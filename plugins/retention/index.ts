@@ -24,7 +24,7 @@ async function retention(app: FastifyInstance, options: { config: Static<typeof 
   const envDays = options.config.RETENTION_DAYS;
   const log = logger.child({ plugin: 'retention' });
   const service = createRetention({
-    executions: storage.executions, settings: storage.settings, captures: app.captures, logger: log, envDays,
+    executions: storage.executions, settings: storage.settings, captures: app.captures, blob: app.services.blob, logger: log, envDays,
   });
   const prune = async () => {
     try {

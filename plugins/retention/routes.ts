@@ -12,12 +12,12 @@ export async function retentionRoutes(scope: FastifyInstance, options: { retenti
   const { retention } = options;
 
   app.get('/retention', {
-    config,
+    config: { ...config, access: 'read' },
     schema: { tags, operationId: 'getRetention', summary: 'How many days executions and their captures are kept (0: forever)', response: { 200: RetentionAnswer } },
   }, async () => retention.policy());
 
   app.post('/retention', {
-    config,
+    config: { ...config, access: 'admin' },
     schema: {
       tags,
       operationId: 'setRetention',

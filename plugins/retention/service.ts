@@ -1,6 +1,8 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { ExecutionStore, SettingsStore } from '../../kernel/contracts/storage.js';
+import type { BlobStore } from '../../kernel/contracts/blob.js';
 import type { Captures } from '../data/decorators.js';
+import { removeResults } from '../../layers/stored-results/remove-results.js';
 
 /** `storage.settings` key of the retention set through the API; unset: `RETENTION_DAYS` applies. */
 export const RETENTION_KEY = 'retention.days';
@@ -24,6 +26,8 @@ export interface RetentionDeps {
   settings: SettingsStore;
   /** The data plugin's capture files: those of pruned executions go with them. */
   captures: Pick<Captures, 'removeForExecutions' | 'removeModifiedBefore'>;
+  /** The blob store: the stored-apart results of pruned executions go with them (README "Large results"). */
+  blob?: BlobStore;
   logger: Logger;
   /** `RETENTION_DAYS`: the policy while none is stored. */
   envDays: number;
@@ -57,13 +61,16 @@ export function createRetention(deps: RetentionDeps) {
   }
 
   /**
-   * The capture files of the pruned executions, and every file older than the cutoff (another instance on the same
+   * The capture files and stored-apart results of the pruned executions, and every capture file older than the cutoff (another instance on the same
    * database may have pruned their records). A failure is logged: the records are gone either way.
    */
   async function removeCaptures(executionIds: string[], cutoff: string): Promise<void> {
     try {
       const removed = await captures.removeForExecutions(executionIds) + await captures.removeModifiedBefore(Date.parse(cutoff));
       if (removed > 0) logger.info({ captures: removed }, 'removed the capture files of pruned executions');
+      // Those of records another instance pruned are no record's: the executions plugin's sweep removes them.
+      const results = deps.blob ? await removeResults(deps.blob, executionIds) : 0;
+      if (results > 0) logger.info({ results }, 'removed the stored-apart results of pruned executions');
     } catch (error) {
       logger.error({ err: error }, 'removing the capture files of pruned executions failed');
     }

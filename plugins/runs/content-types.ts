@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { depthLimitedJsonParser } from '../../kernel/http/json-depth.js';
+import { depthLimitedJsonParser } from '../../layers/json-depth/json-depth.js';
 
 /** `type/subtype`, optionally followed by parameters. */
 const MEDIA_TYPE = /^\s*[^\s/;]+\/[^\s/;]+\s*(;|$)/;

@@ -1,6 +1,8 @@
 import type { PageCapture, TaskRuns } from './offered.js';
 import type { RunService } from './run-service.js';
+import type { RunHealing } from './healing/run-healing.js';
 
+export type { RepairAdvisor, RepairEvent, RunHealing } from './healing/run-healing.js';
 export type { CaptureTask, CapturedPage, PageCapture, RunTrigger, TaskRunOptions, TaskRunOutcome, TaskRuns } from './offered.js';
 
 // The decorators the runs plugin adds for every scope (fastify-plugin, name 'taskloom-runs'), typed here: a
@@ -19,5 +21,10 @@ declare module 'fastify' {
      * composition without the runs plugin has none, and its users say so.
      */
     pageCapture?: PageCapture;
+    /**
+     * Healing (README "Healing"): `events` tells each repair a run proposed or applied ('repair'); the AI plugin sets
+     * the ladder's AI step with `setAdvisor`.
+     */
+    runHealing?: RunHealing;
   }
 }

@@ -12,7 +12,7 @@ import { followElsewhere } from './stream-elsewhere.js';
 export const HEARTBEAT_MS = 15_000;
 
 /** Writes one event; `id` (a log line's index) only on `log` events. */
-export type Send = (event: 'log' | 'status' | 'result', data: unknown, id?: number) => void;
+export type Send = (event: 'log' | 'status' | 'result' | 'awaiting_human', data: unknown, id?: number) => void;
 
 type Kept = NonNullable<ReturnType<FinalRecords['answerOf']>>;
 
@@ -25,6 +25,9 @@ const recordOf = (stored: ExecutionRecord, kept: Kept): ExecutionRecord => ({
 function followLive(run: LiveRun, from: number, send: Send, end: () => void): () => void {
   run.logs.forEach((line, index) => { if (index >= from) send('log', line, index); });
   send('status', { status: run.status });
+  // A client that comes during a pause learns of it, without the link (it went to the clients there then).
+  if (run.awaiting) send('awaiting_human', { executionId: run.executionId, taskId: run.taskId, ...run.awaiting });
+  const onAwaiting = (event: unknown) => send('awaiting_human', event);
   const onLog = (line: unknown) => {
     if (run.logs.length - 1 >= from) send('log', line, run.logs.length - 1);
   };
@@ -33,9 +36,9 @@ function followLive(run: LiveRun, from: number, send: Send, end: () => void): ()
     send('result', answer);
     end();
   };
-  run.events.on('log', onLog).on('status', onStatus).on('result', onResult);
+  run.events.on('log', onLog).on('status', onStatus).on('result', onResult).on('awaiting_human', onAwaiting);
   return () => {
-    run.events.off('log', onLog).off('status', onStatus).off('result', onResult);
+    run.events.off('log', onLog).off('status', onStatus).off('result', onResult).off('awaiting_human', onAwaiting);
   };
 }
 
@@ -64,7 +67,7 @@ function resumeFrom(lastEventId: string | string[] | undefined): number {
 
 /**
  * `GET /api/executions/{id}/events`: server-sent events `log` (one per log line, with the line's index as its
- * `id`), `status` (`{ status }`) and finally `result` (the run's answer), after which the stream ends. With
+ * `id`), `status` (`{ status }`), `awaiting_human` (the run waits for a person: human-pause.ts) and finally `result` (the run's answer), after which the stream ends. With
  * `Last-Event-ID` it resumes after that line. A comment line every 15 s keeps proxies from closing an idle stream.
  * 404 EXECUTION_NOT_FOUND before any byte is written.
  */

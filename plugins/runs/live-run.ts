@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ExecutionLogLine, ExecutionStatus, RunAnswer } from '../../kernel/contracts/records.js';
+import type { AwaitingHuman, AwaitingHumanEvent } from './human-pause.js';
 import { RunView } from './run-view.js';
+import { startRunTrace, type RunTrace } from './run-trace.js';
 
 /** What `POST /api/tasks/{id}/api` answers and the completion webhook carries (spec, "Events"): the record's view. */
 export type { RunAnswer };
@@ -18,6 +20,8 @@ export interface LiveRunEvents {
   log: [ExecutionLogLine];
   status: [ExecutionStatus];
   result: [RunAnswer];
+  /** The run waits for a person (human-pause.ts), with its new handoff link. */
+  awaiting_human: [AwaitingHumanEvent];
 }
 
 // A run's lines stay in memory until it ends (persisted once, not per line); a runaway loop must not
@@ -33,12 +37,17 @@ export class LiveRun {
   readonly finished: Promise<RunAnswer>;
   /** Its page and current action, for the live view. */
   readonly view = new RunView();
+  /** Its spans (no-ops while tracing is off), begun where the run is made: the request that queued it. */
+  readonly trace: RunTrace;
   status: ExecutionStatus = 'queued';
+  /** Set while the run waits for a person (outcome so far awaiting_human). */
+  awaiting: AwaitingHuman | undefined;
   private dropped = 0;
   private resolve!: (answer: RunAnswer) => void;
 
   constructor(readonly executionId: string, readonly taskId: string) {
     this.finished = new Promise((resolve) => { this.resolve = resolve; });
+    this.trace = startRunTrace(executionId, taskId);
     this.events.setMaxListeners(0); // one set per SSE client
   }
 

@@ -7,6 +7,7 @@ export const UNFINISHED: readonly ExecutionStatus[] = ['queued', 'running'];
 /** The answer a stored record gives (the record's view, as the run answer and webhook show it). */
 export const answerOfRecord = (record: ExecutionRecord): RunAnswer => ({
   executionId: record.executionId, taskId: record.taskId, status: record.status, durationMs: record.durationMs, result: record.result,
+  ...(record.resultStoredApart ? { resultStoredApart: record.resultStoredApart } : {}),
 });
 
 /** Resolves to the record once it has ended, read every `everyMs` (undefined: it was removed). */

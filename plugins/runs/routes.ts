@@ -12,6 +12,13 @@ import {
 } from './schemas.js';
 
 const authenticated = { auth: 'authenticated' } as const;
+const Resumed = Type.Object({ success: Type.Boolean(), status: Type.Literal('running') });
+const HandoffLink = Type.Object({
+  handoffPath: Type.String({ description: "the handoff page's path on this service, with a token that works once" }),
+  message: Type.String(),
+  reason: Type.String({ description: 'action, anti_bot or second_factor' }),
+  expiresAt: Type.String({ description: 'ISO 8601: the run ends stopped then unless resumed' }),
+});
 const { EXECUTION_NOT_FOUND } = Errors;
 /** The SSE stream (event-stream.ts writes it); documented, never serialised. */
 const EventStream = {
@@ -30,13 +37,13 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
   const { service } = options;
   const { storage } = app.services;
   acceptAnyBody(app);
-  await app.register(runToHereRoute);
+  await app.register(runToHereRoute, { views: service.toHere });
 
   app.post('/tasks/:id/api', {
     config: {
-      ...authenticated,
+      ...authenticated, access: 'run',
       // NOT_FOUND: the browser session named by sessionId is not open.
-      errors: [Errors.TASK_NOT_FOUND, Errors.INVALID_WEBHOOK_URL, Errors.NOT_FOUND, Errors.SHUTTING_DOWN],
+      errors: [Errors.TASK_NOT_FOUND, Errors.INVALID_WEBHOOK_URL, Errors.NOT_FOUND, Errors.BROWSER_STATE_NOT_FOUND, Errors.SHUTTING_DOWN, Errors.QUEUE_FULL],
     },
     // No body (or one the rule ignores) is `{}` before validation.
     preValidation: async (request) => {
@@ -51,18 +58,21 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
       params: TaskParams,
       headers: RunHeaders,
       body: RunBody,
-      response: { 200: RunAnswer, 202: RunQueued, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+      response: { 200: RunAnswer, 202: RunQueued, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody },
     },
   }, async (request, reply) => {
-    const { variables, webhookUrl, statelessExecution, sessionId, trace } = request.body;
+    const { variables, webhookUrl, statelessExecution, sessionId, trace, browserState, saveBrowserState } = request.body;
     const task = await storage.tasks.get(request.params.id);
     if (!task) throw Errors.TASK_NOT_FOUND({ id: request.params.id });
     if (trace === true && !app.services.browser.traces) {
       throw Errors.VALIDATION_ERROR({ message: `body.trace: traces need the Playwright engine (BROWSER_ENGINE=playwright); this service runs ${app.services.config.browserEngine}` });
     }
     if (webhookUrl !== undefined) await service.checkWebhookUrl(webhookUrl);
+    // An unknown state is refused now rather than failing the run (a state deleted later fails it, saying so).
+    const used = browserState ?? (typeof task.browserState === 'string' ? task.browserState : undefined);
+    if (used !== undefined && app.hasDecorator('browserStates')) await app.browserStates.get(used);
     const trigger = request.principal.kind === 'session' ? 'dashboard' : 'api';
-    const options = { trigger, variables, webhookUrl, statelessExecution, sessionId, trace } as const;
+    const options = { trigger, variables, webhookUrl, statelessExecution, sessionId, trace, browserState, saveBrowserState } as const;
     if (!prefersRespondAsync(request.headers.prefer)) return service.execute(task, options);
     // The run goes on in the service exactly as when the caller waits (webhook, output push); only the answer differs.
     const { executionId } = await service.start(task, options);
@@ -74,7 +84,7 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
 
   app.post('/executions/:id/cancel', {
     // UPSTREAM_ERROR: the instance running it did not stop it in time.
-    config: { ...authenticated, errors: [EXECUTION_NOT_FOUND, Errors.EXECUTION_FINISHED, Errors.UPSTREAM_ERROR] },
+    config: { ...authenticated, access: 'run', errors: [EXECUTION_NOT_FOUND, Errors.EXECUTION_FINISHED, Errors.UPSTREAM_ERROR] },
     schema: {
       tags: ['executions'],
       operationId: 'cancelExecution',
@@ -84,8 +94,41 @@ export async function runRoutes(scope: FastifyInstance, options: { service: RunS
     },
   }, async (request) => ({ success: true, status: (await service.cancel(request.params.id)).status }));
 
+  app.post('/executions/:id/resume', {
+    // UPSTREAM_ERROR: the instance holding the paused run did not answer in time.
+    config: { ...authenticated, access: 'run', errors: [EXECUTION_NOT_FOUND, Errors.EXECUTION_NOT_PAUSED, Errors.UPSTREAM_ERROR] },
+    schema: {
+      tags: ['executions'],
+      operationId: 'resumeExecution',
+      summary: 'Resume a run waiting for a person (outcome so far awaiting_human) in the same browser context, on whichever instance it waits',
+      params: ExecutionParams,
+      response: { 200: Resumed, 404: ErrorBody, 409: ErrorBody, 502: ErrorBody },
+    },
+  }, async (request) => {
+    await service.resume(request.params.id);
+    return { success: true, status: 'running' as const };
+  });
+
+  app.post('/executions/:id/handoff', {
+    config: { ...authenticated, access: 'run', errors: [EXECUTION_NOT_FOUND, Errors.EXECUTION_NOT_PAUSED] },
+    schema: {
+      tags: ['executions'],
+      operationId: 'newHandoffLink',
+      summary: 'A new single-use handoff link to a run waiting for a person (the one sent before stops working)',
+      params: ExecutionParams,
+      response: { 200: HandoffLink, 404: ErrorBody, 409: ErrorBody },
+    },
+  }, async (request) => {
+    const handoffPath = service.pauses.newLink(request.params.id);
+    if (handoffPath) return { handoffPath, ...service.pauses.stateOf(request.params.id)! };
+    const record = await storage.executions.get(request.params.id);
+    if (!record) throw EXECUTION_NOT_FOUND({ id: request.params.id });
+    throw Errors.EXECUTION_NOT_PAUSED({ id: request.params.id, reason: record.outcome === 'awaiting_human'
+      ? `it waits on instance ${record.instanceId ?? '(unknown)'}, which serves its handoff page: ask that instance for a new link` : `it is ${record.status}` });
+  });
+
   app.get('/executions/:id/events', {
-    config: { ...authenticated, errors: [EXECUTION_NOT_FOUND] },
+    config: { ...authenticated, access: 'read', errors: [EXECUTION_NOT_FOUND] },
     schema: {
       tags: ['executions'],
       operationId: 'streamExecutionEvents',

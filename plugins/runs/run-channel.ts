@@ -1,6 +1,7 @@
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { JobQueue } from '../../kernel/contracts/queue.js';
 import type { ExecutionLogLine, ExecutionStatus } from '../../kernel/contracts/records.js';
+import type { AwaitingHumanEvent } from './human-pause.js';
 import type { RunAnswer } from './live-run.js';
 
 /** Where the instances tell each other about runs: the queue's topics (queue contract 1.1). */
@@ -13,13 +14,21 @@ export type RunEvent =
   | { executionId: string; kind: 'log'; index: number; line: ExecutionLogLine }
   | { executionId: string; kind: 'status'; status: ExecutionStatus }
   /** The run ended and its record was written (or kept); `answer` when small enough to carry. */
-  | { executionId: string; kind: 'end'; status: ExecutionStatus; answer?: RunAnswer };
+  | { executionId: string; kind: 'end'; status: ExecutionStatus; answer?: RunAnswer }
+  /** The run waits for a person (never with the handoff link: it stays with the instance holding the run). */
+  | { executionId: string; kind: 'awaiting_human'; event: Omit<AwaitingHumanEvent, 'handoffPath'> }
+  /** The answer of the instance holding the run to a `resume` asked as `requestId`. */
+  | { executionId: string; kind: 'resume-answer'; requestId: string; resumed: boolean; reason?: string };
 
 /** What any instance asks of the one running a run. */
 export type RunControl =
   | { executionId: string; kind: 'cancel' }
+  /** Resume the run if it waits for a person; the holder answers with a `resume-answer` event. */
+  | { executionId: string; kind: 'resume'; requestId: string }
   /** Send again the lines from `from` on (a stream that joined late, or missed some). */
   | { executionId: string; kind: 'replay'; from: number };
+
+const CONTROL_KINDS = new Set<string>(['cancel', 'replay', 'resume'] satisfies Array<RunControl['kind']>);
 
 /** Messages not yet handed to the queue, at most; past it they are dropped (streams catch up through `replay`). */
 const MAX_BACKLOG = 1000;
@@ -67,7 +76,7 @@ export async function openRunChannel(queue: JobQueue, logger: Logger): Promise<R
     publish(message) {
       if (backlog >= MAX_BACKLOG) return warn(undefined, 'run events are published slower than they happen: some are dropped (streams ask for them again)');
       backlog++;
-      const topic = message.kind === 'cancel' || message.kind === 'replay' ? RUN_CONTROL_TOPIC : RUN_EVENTS_TOPIC;
+      const topic = CONTROL_KINDS.has(message.kind) ? RUN_CONTROL_TOPIC : RUN_EVENTS_TOPIC;
       publish(topic, message)
         .catch((error: unknown) => warn(error, 'publishing a run event failed: streams on other instances catch up from the record'))
         .finally(() => { backlog--; });

@@ -1,12 +1,16 @@
+import { context } from '@opentelemetry/api';
 import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
-import type { ExecutionRecord, TaskRecord } from '../../kernel/contracts/records.js';
-import { browseRun, type BrowseOutcome } from './browse-run.js';
+import type { ExecutionOutcome, ExecutionRecord, TaskRecord } from '../../kernel/contracts/records.js';
+import { browseRun, type BrowseDeps, type BrowseOutcome } from './browse-run.js';
+import { httpRun } from './http-mode/http-run.js';
+import type { HumanPauses } from './human-pause.js';
 import type { FinalRecords } from './final-records.js';
 import { RunStop, type LiveRun, type RunAnswer } from './live-run.js';
 import { pushOutput, type OutputReport } from './output-push.js';
 import { answerOfRecord, recordEnd, UNFINISHED } from './record-answer.js';
 import { claimRun, fenced, newRunToken } from './run-fence.js';
 import type { RunBroadcast } from './run-broadcast.js';
+import type { RunEvents } from './run-events.js';
 import type { RunManager } from './run-manager.js';
 import type { Requeuer } from './run-requeue.js';
 import { nextTurn, type BusyRetryLimits } from './run-retry.js';
@@ -15,6 +19,14 @@ import type { LocalStart } from './run-worker.js';
 import { requeuedRecord } from '../../layers/execution-requeue/requeued-record.js';
 import { outputOf, proxyOptionsOf, traceOf, variablesOf } from './task-options.js';
 import { deliverWebhook } from './webhook.js';
+import { noteProxyUse } from './proxy-blocks.js';
+import { checkRunData } from './data-checks.js';
+import { DEFAULT_RESULT_INLINE_MAX_BYTES } from '../../layers/stored-results/result-blobs.js';
+import { storeResultApart, type RecordedResult } from '../../layers/stored-results/store-apart.js';
+import { runBrowserStateOf } from './run-browser-state.js';
+
+/** The outcome a run ends with: the one its end names, else the status's own. */
+const outcomeOfEnd = (end: BrowseOutcome): ExecutionOutcome => end.outcome ?? end.status as ExecutionOutcome;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -35,6 +47,9 @@ export interface RunExecutionParts {
   /** Runs this process queued (a run sent back to the in-process queue goes back in, to be run as it was). */
   starts: Map<string, LocalStart>;
   busyRetry: BusyRetryLimits;
+  events: RunEvents;
+  /** The runs waiting for a person. */
+  pauses: HumanPauses;
 }
 
 export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, finals: FinalRecords) {
@@ -72,7 +87,7 @@ export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, fin
   async function pushIfAsked(run: LiveRun, task: TaskRecord, outcome: BrowseOutcome): Promise<OutputReport | undefined> {
     const option = outputOf(task);
     if (!option || outcome.status !== 'success') return undefined;
-    const report = await pushOutput(deps.outputs, option, outcome.result.data);
+    const report = await run.trace.step('output push', () => pushOutput(deps.outputs, option, outcome.result.data));
     if (report.error === undefined) {
       run.log('info', `pushed ${report.pushed} rows to the output table`);
       return report;
@@ -80,9 +95,23 @@ export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, fin
     run.log(option.onError === 'fail' ? 'error' : 'warn', `pushing rows to the output failed: ${report.error}`);
     if (option.onError === 'fail') {
       outcome.status = 'error';
+      outcome.outcome = undefined;
       outcome.result.error = { message: `Pushing the rows to the output failed: ${report.error}` };
     }
     return report;
+  }
+
+  /**
+   * The result as the final record keeps it: stored apart beyond RESULT_INLINE_MAX_BYTES. A blob store that fails
+   * leaves it inline (logged): the run's end is never lost to it.
+   */
+  async function recordedResult(run: LiveRun, outcome: BrowseOutcome): Promise<RecordedResult> {
+    try {
+      return await storeResultApart(services.blob, run.executionId, outcome.result, deps.resultInlineMaxBytes ?? DEFAULT_RESULT_INLINE_MAX_BYTES);
+    } catch (error) {
+      logger.error({ err: error, executionId: run.executionId }, 'storing the large result apart failed: it stays in the execution record');
+      return { result: outcome.result };
+    }
   }
 
   /**
@@ -91,20 +120,29 @@ export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, fin
    * the answer.
    */
   async function finalize(run: LiveRun, task: TaskRecord, options: RunOptions, outcome: BrowseOutcome, startedMs?: number, token?: string): Promise<RunAnswer> {
+    // Before the push: data that breaks its task's expectations is not pushed (unless they only warn).
+    const findings = await checkRunData(store, run, task, outcome, logger, { blob: services.blob, captures: deps.captures });
     const output = await pushIfAsked(run, task, outcome);
     const durationMs = startedMs === undefined ? 0 : Date.now() - startedMs;
-    deps.metrics.runFinished(outcome.status, startedMs === undefined ? undefined : durationMs / 1000);
-    logger.info({ executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs }, 'run finished');
-    run.log(outcome.status === 'success' ? 'info' : 'warn', `finished: ${outcome.status} in ${durationMs} ms`);
+    const ended = outcomeOfEnd(outcome);
+    deps.metrics.runFinished(outcome.status, startedMs === undefined ? undefined : durationMs / 1000, ended);
+    logger.info({ executionId: run.executionId, taskId: task.id, status: outcome.status, outcome: ended, durationMs }, 'run finished');
+    const said = ended === outcome.status ? outcome.status : `${outcome.status} (${ended})`;
+    run.log(outcome.status === 'success' && ended === 'success' ? 'info' : 'warn', `finished: ${said} in ${durationMs} ms`);
     let answer: RunAnswer = { executionId: run.executionId, taskId: task.id, status: outcome.status, durationMs, result: outcome.result };
     const finishedAt = new Date().toISOString();
     const logs = run.storedLogs();
+    const recorded = await recordedResult(run, outcome);
     // The queueing (the job with the run's variables and webhook) is only for going back to the queue: an ended
     // run keeps none of it at rest.
-    const written = await finals.write(run.executionId, fenced(token, ({ queueing: _queueing, ...record }) => ({
-      ...record, status: outcome.status, finishedAt, durationMs, result: outcome.result, logs, ...(output ? { output } : {}),
+    const written = await finals.write(run.executionId, fenced(token, ({ queueing: _queueing, resultStoredApart: _earlier, ...record }) => ({
+      ...record, status: outcome.status, outcome: ended, finishedAt, durationMs, ...recorded, logs, ...(output ? { output } : {}), ...findings,
     }), true), { answer, logs });
+    // A large result goes to the webhook as its link (README "Large results"); the waiting caller gets it whole.
+    const sent: RunAnswer = recorded.resultStoredApart ? { ...answer, ...recorded } : answer;
     if (written === 'refused') {
+      // The blob is this writer's own (a fresh name): the record that stays does not name it.
+      if (recorded.resultStoredApart) void services.blob.delete(recorded.resultStoredApart.name).catch(() => undefined);
       const truth = await store.get(run.executionId).catch(() => undefined);
       if (truth) {
         logger.warn({ executionId: run.executionId, status: outcome.status, stored: truth.status }, 'the run had already ended elsewhere: its stored end stays, and is the answer');
@@ -113,9 +151,18 @@ export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, fin
     }
     manager.unregister(run);
     run.finish(answer);
-    if (options.webhookUrl) {
+    run.trace.ended(answer.status);
+    // Published in the run's trace: the webhook attempts are its spans.
+    if (written !== 'refused') context.with(run.trace.context, () => {
+      deps.events.ended(answer, ended);
+      deps.events.dataFindings(answer, findings);
+    });
+    if (options.webhookUrl && deps.events.delivers()) {
+      // Stored, signed and retried by the webhooks plugin; the execution gets its `webhook` note once settled.
+      manager.track(context.with(run.trace.context, () => deps.events.callback(options.webhookUrl!, written === 'refused' ? answer : sent)));
+    } else if (options.webhookUrl) {
       // After the answer: the caller never waits for a slow receiver.
-      manager.track(deliverWebhook(services.outbound.client, options.webhookUrl, answer, logger, { ...deps.webhook, signal: services.shutdownSignal })
+      manager.track(deliverWebhook(services.outbound.client, options.webhookUrl, written === 'refused' ? answer : sent, logger, { ...deps.webhook, signal: services.shutdownSignal })
         .then((webhook) => finals.write(run.executionId, fenced(token, (record) => ({ ...record, webhook }), false))));
     }
     return answer;
@@ -172,20 +219,25 @@ export function createRunExecution(deps: RunServiceDeps & RunExecutionParts, fin
     try {
       run.setStatus('running');
       run.log('info', 'started');
+      deps.events.started(run.executionId, task.id);
+      run.trace.started();
       const trace = traceOf(task, options.trace);
       if (trace && !services.browser.traces) run.log('warn', TRACE_NEEDS_PLAYWRIGHT);
       logger.info({ executionId: run.executionId, taskId: task.id, instanceId: deps.instance.id }, 'run started');
-      outcome = await browseRun({
-        services, captures: deps.captures,
-        chooseProxy: (t, log) => deps.proxyRotation.forTask(proxyOptionsOf(t), { log }),
+      const chooseProxy: BrowseDeps['chooseProxy'] = (t, log, site) => deps.proxyRotation.forTask(proxyOptionsOf(t), { log, site });
+      // Mode http: no browser (http-mode/http-run.ts).
+      outcome = task.mode === 'http' ? await httpRun({ services, chooseProxy }, { run, task, variables: variablesOf(task, options.variables) }) : await browseRun({
+        services, captures: deps.captures, captcha: deps.captcha, pauses: deps.pauses, chooseProxy, healing: deps.healing, files: deps.files,
       }, {
         run, task, variables: variablesOf(task, options.variables), stateless: options.statelessExecution === true, withContext,
-        trace: trace && services.browser.traces === true,
+        trace: trace && services.browser.traces === true, browserState: runBrowserStateOf(deps.browserStates?.(), task, options),
       });
     } catch (error) {
       logger.error({ err: error, executionId: run.executionId }, 'a run failed unexpectedly');
       outcome = { status: 'error', result: { data: null, captures: [], error: { message: `Internal error: ${messageOf(error)}` } } };
     }
+    await noteProxyUse(deps, run, task, outcome, claim.record);
+    run.trace.browsed(outcome.status);
     const end = await requeueIfDue(run, claim.record, { run, task, options, withContext }, outcome, token);
     return end && finalize(run, task, options, end, startedMs, token);
   }

@@ -33,6 +33,10 @@ export function nextTurn(record: ExecutionRecord, outcome: BrowseOutcome, limits
     const delayMs = Math.min(limits.firstDelayMs * 2 ** (count - 1), limits.maxDelayMs);
     return { requeue: { nowMs, delayMs, busy: { count, since }, message: `the browser grid is busy: retrying in ${seconds(delayMs)} (turned away ${count} of at most ${limits.maxTries} times)` } };
   }
+  if (outcome.proxyRetry) {
+    const count = (record.queueing?.proxyRetries ?? 0) + 1;
+    return { requeue: { nowMs, delayMs: 0, proxyRetry: true, message: `met a bot wall (${outcome.wall?.detail ?? 'anti_bot'}): running again through another proxy (${count} of ${outcome.proxyRetry.max})` } };
+  }
   const retry = retryOf(record, outcome.status);
   if (!retry) return { end: outcome };
   const wait = retry.delayMs > 0 ? ` in ${seconds(retry.delayMs)}` : '';

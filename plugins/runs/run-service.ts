@@ -1,20 +1,27 @@
 import crypto from 'node:crypto';
+import type { BrowserStates } from '../../layers/browser-states/browser-states.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { QueueWorker } from '../../kernel/contracts/queue.js';
 import type { ExecutionTrigger, TaskRecord } from '../../kernel/contracts/records.js';
 import type { ProxyRotation } from '../settings/decorators.js';
 import { Errors } from '../../kernel/errors.js';
+import type { Admission } from './admission.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { Outputs } from '../credentials/decorators.js';
 import type { Captures } from '../data/decorators.js';
 import type { BrowserSessions, HeadfulSession } from '../headful/decorators.js';
 import type { Instance } from '../instances/decorators.js';
 import type { Metrics } from '../metrics/decorators.js';
+import type { CaptchaSolver } from '../../kernel/contracts/captcha.js';
+import type { RunHealing } from './healing/run-healing.js';
+import type { RunFiles } from './run-files.js';
 import type { StreamSources } from './event-stream.js';
 import { createFinalRecords, type FinalRecordLimits } from './final-records.js';
 import { LiveRun, RunStop, type RunAnswer } from './live-run.js';
 import { createRunExecution, notStarted } from './run-execution.js';
+import { createHumanPauses, type AwaitingHumanEvent } from './human-pause.js';
 import { cancelElsewhere } from './remote-cancel.js';
+import { resumeElsewhere } from './resume-elsewhere.js';
 import { createRunBroadcast } from './run-broadcast.js';
 import type { RunChannel } from './run-channel.js';
 import { createFollowers } from './run-followers.js';
@@ -23,8 +30,12 @@ import { createRunWorker, jobOf, RUN_QUEUE, type LocalStart } from './run-worker
 import { createRequeue } from './run-requeue.js';
 import { createReconciler } from './run-reconciler.js';
 import { BUSY_RETRY_LIMITS, type BusyRetryLimits } from './run-retry.js';
+import { RunToHereViews } from './run-to-here-views.js';
 import { jobIdOf } from '../../layers/execution-requeue/requeued-record.js';
 import type { WebhookOptions } from './webhook.js';
+import type { EventBus } from '../../layers/events/event-bus.js';
+import { createRunEvents } from './run-events.js';
+import { traceparentOf } from '../../layers/tracing/tracing.js';
 
 export interface RunOptions {
   trigger: ExecutionTrigger;
@@ -38,6 +49,10 @@ export interface RunOptions {
   sessionId?: string;
   /** Record a Playwright trace (the task's `trace: true` asks for one too). */
   trace?: boolean;
+  /** Start from this named browser state instead of the task's `browserState` (README "Browser states"). */
+  browserState?: string;
+  /** Save the run's browser state under this name once it succeeded, instead of the task's `saveBrowserState`. */
+  saveBrowserState?: string;
 }
 
 export interface StartedRun {
@@ -51,6 +66,8 @@ export interface StartedRun {
 
 export interface RunServiceDeps {
   services: KernelServices;
+  /** Run admission (admission.ts): the queue bound, the worker's concurrency, run times. Absent: as configured, unbounded. */
+  admission?: Admission;
   captures: Captures;
   proxyRotation: ProxyRotation;
   outputs: Outputs;
@@ -58,8 +75,21 @@ export interface RunServiceDeps {
   browserSessions: BrowserSessions;
   instance: Instance;
   metrics: Metrics;
+  /** The CAPTCHA solver (the captcha plugin's), when one is configured. */
+  captcha?: CaptchaSolver | null;
+  /** Fingerprints and selector repairs (README "Healing"). */
+  healing?: RunHealing;
+  /** Task files for upload actions and the download limit (README "Task files"); absent: neither action works. */
+  files?: RunFiles;
+  /** Named browser states (the browser-states plugin's `app.browserStates`), read when a run starts; absent: none. */
+  browserStates?: () => BrowserStates | undefined;
   logger: Logger;
-  /** Per-attempt timeout and retry delays of the webhook (tests shorten them); the defaults otherwise. */
+  /**
+   * Where runs publish their events and hand their completion webhook (the webhooks plugin's `app.events`); without
+   * it, no events, and the webhook goes out directly (3 quick attempts, unsigned).
+   */
+  eventBus?: EventBus & { present(): boolean };
+  /** Per-attempt timeout and retry delays of the direct webhook (tests shorten them); the defaults otherwise. */
   webhook?: Pick<WebhookOptions, 'timeoutMs' | 'retryDelaysMs'>;
   /** How many final records are kept while storage is unavailable, and the retry backoff; the defaults otherwise. */
   finalRecords?: FinalRecordLimits;
@@ -67,8 +97,12 @@ export interface RunServiceDeps {
   channel?: RunChannel;
   /** How a run a browser grid turns away is queued again (tests shorten it); the defaults otherwise. */
   busyRetry?: BusyRetryLimits;
+  /** A result whose JSON is larger is stored apart from its record (RESULT_INLINE_MAX_BYTES); default 256 KiB. */
+  resultInlineMaxBytes?: number;
   /** How often (ms) queued runs without a job are looked for (shared queue); default 15000. */
   reconcileEveryMs?: number;
+  /** Told when a run starts waiting for a person, with its handoff link: where `execution.awaiting_human` is sent. */
+  onAwaitingHuman?: (event: AwaitingHumanEvent) => void;
 }
 
 export type RunService = ReturnType<typeof createRunService>;
@@ -100,11 +134,13 @@ export function createRunService(deps: RunServiceDeps) {
   const finals = createFinalRecords(store, logger, deps.finalRecords);
   const broadcast = createRunBroadcast(deps.channel, manager, (run) => void stopLocal(run).catch((error: unknown) => {
     logger.warn({ err: error, executionId: run.executionId }, 'cancelling a run asked by another instance failed');
-  }));
+  }), (run) => (pauses.resume(run.executionId) ? { resumed: true } : { resumed: false, reason: `it is ${run.status}` }));
   const starts = new Map<string, LocalStart>();
   const requeuer = createRequeue({ queue, store, logger });
   const reconciler = shared ? createReconciler({ queue, store, requeuer, logger }) : undefined;
-  const execution = createRunExecution({ ...deps, manager, broadcast, requeuer, starts, busyRetry: deps.busyRetry ?? BUSY_RETRY_LIMITS }, finals);
+  const events = createRunEvents(deps.eventBus);
+  const pauses = createHumanPauses({ store, logger, publish: deps.onAwaitingHuman });
+  const execution = createRunExecution({ ...deps, manager, broadcast, requeuer, starts, events, busyRetry: deps.busyRetry ?? BUSY_RETRY_LIMITS, pauses }, finals);
   const followers = createFollowers(store, finals, (executionId) => starts.delete(executionId));
   followerCount = () => followers.size;
   const handle = createRunWorker({ executions: store, tasks: services.storage.tasks, instance: deps.instance, execution, manager, starts, requeuer, logger });
@@ -138,6 +174,17 @@ export function createRunService(deps: RunServiceDeps) {
   /** Stores the record (`queued`) and enqueues it; resolves once it is queued. */
   async function start(task: TaskRecord, options: RunOptions): Promise<StartedRun> {
     if (!manager.accepting) throw Errors.SHUTTING_DOWN();
+    const admitted = await deps.admission?.admit(); // 429 QUEUE_FULL when MAX_QUEUED_RUNS wait already
+    try {
+      const started = await enqueue(task, options);
+      void started.finished.then((answer) => deps.admission?.observeRun(answer.durationMs), () => {});
+      return started;
+    } finally {
+      admitted?.();
+    }
+  }
+
+  async function enqueue(task: TaskRecord, options: RunOptions): Promise<StartedRun> {
     const withContext = execution.contextSource(task, options);
     const run = new LiveRun(newExecutionId(), task.id);
     const pinned = shared && options.sessionId !== undefined;
@@ -153,6 +200,7 @@ export function createRunService(deps: RunServiceDeps) {
     });
     run.log('info', `queued (trigger: ${options.trigger})`);
     logger.info({ executionId: run.executionId, taskId: task.id, trigger: options.trigger }, 'run queued');
+    events.queued(run.executionId, task.id, options.trigger);
     if (pinned) {
       manager.register(run);
       void execution.perform(run, task, options, withContext);
@@ -163,7 +211,8 @@ export function createRunService(deps: RunServiceDeps) {
     if (!shared) manager.register(run);
     const finished = shared ? followers.follow(run) : run.finished;
     try {
-      await queue.enqueue(RUN_QUEUE, jobOf(run.executionId, options), { id: run.executionId });
+      const traceparent = traceparentOf(run.trace.context);
+      await queue.enqueue(RUN_QUEUE, { ...jobOf(run.executionId, options), ...(traceparent ? { traceparent } : {}) }, { id: run.executionId });
     } catch (error) {
       logger.error({ err: error, executionId: run.executionId }, 'the run queue is unreachable: the run cannot start');
       const message = `The run queue is unreachable: ${error instanceof Error ? error.message : String(error)}`;
@@ -196,7 +245,8 @@ export function createRunService(deps: RunServiceDeps) {
 
     /** Starts this instance's worker (not with ROLE=api): from now on it takes runs of the queue. */
     async startWorker(): Promise<void> {
-      worker = await queue.work(RUN_QUEUE, { concurrency: services.config.maxConcurrentRuns }, handle);
+      const concurrency = deps.admission?.workerConcurrency ?? services.config.maxConcurrentRuns;
+      worker = await queue.work(RUN_QUEUE, { concurrency }, deps.admission?.gated(handle) ?? handle);
     },
 
     /** With a shared queue: enqueues, now and then every so often, queued runs that have no job (see run-reconciler.ts). */
@@ -237,6 +287,30 @@ export function createRunService(deps: RunServiceDeps) {
     async execute(task: TaskRecord, options: RunOptions): Promise<RunAnswer> {
       return (await start(task, options)).finished;
     },
+
+    /** The runs of this process waiting for a person, and their handoff links (human-pause.ts). */
+    pauses,
+
+    /**
+     * Resumes a run waiting for a person, here or on the instance holding it (asked through the run channel:
+     * resume-elsewhere.ts): 404 EXECUTION_NOT_FOUND, or 409 EXECUTION_NOT_PAUSED for a run that ended or does not
+     * wait (or waits on another instance and there is no run channel: resumed there).
+     */
+    async resume(executionId: string): Promise<void> {
+      if (pauses.resume(executionId)) return;
+      const record = await store.get(executionId);
+      if (!record) throw Errors.EXECUTION_NOT_FOUND({ id: executionId });
+      const finished = record.status !== 'queued' && record.status !== 'running';
+      const elsewhere = !finished && record.outcome === 'awaiting_human' && record.instanceId && record.instanceId !== deps.instance.id;
+      if (elsewhere && deps.channel) return resumeElsewhere({ store, channel: deps.channel, instance: deps.instance, logger }, record);
+      throw Errors.EXECUTION_NOT_PAUSED({
+        id: executionId,
+        reason: finished ? `it ended (${record.status})` : elsewhere ? `it waits on instance ${record.instanceId} (resume it there)` : `it is ${record.status}`,
+      });
+    },
+
+    /** The runs to here a live view may watch (those that asked, with a `liveId`). */
+    toHere: new RunToHereViews(),
 
     /** What the event stream of an execution reads. */
     streamSources: { manager, store, finals, channel: deps.channel } satisfies StreamSources,

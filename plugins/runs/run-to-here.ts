@@ -1,9 +1,10 @@
-import { actionLabel } from '../../kernel/action-label.js';
+import { actionLabel } from '../../layers/action-label/action-label.js';
 import type { ExecutionLogLine, RunToHereAnswer } from '../../kernel/contracts/records.js';
 import type { KernelServices } from '../../kernel/services.js';
 import type { ProxyChoice } from '../settings/decorators.js';
 import { checkNavigation, safeUrl } from './browse-run.js';
 import { failureShot } from './failure-shot.js';
+import type { RunView } from './run-view.js';
 import { checkTaskUrl } from './page-capture.js';
 import { ActionError, cleanErrorMessage, runActions, type RunnerWatch } from './runner/index.js';
 import { settleWithin } from '../../layers/async/settle-within.js';
@@ -18,6 +19,8 @@ export interface RunToHereInput {
   variables?: Record<string, unknown>;
   /** Aborted when the caller stops it (closes the request). */
   signal: AbortSignal;
+  /** Told of the page and of each action, for a live view (closed before the context closes). */
+  view?: RunView;
 }
 
 
@@ -52,11 +55,13 @@ export async function runToHere(deps: RunToHereDeps, input: RunToHereInput): Pro
     viewport: viewportOf(task), userAgent: userAgentOf(task), proxy: proxy ?? undefined, keepCookies: false,
   }, async (context, signal) => {
     const page = await context.newPage();
+    input.view?.open(page);
     log('info', `opening ${safeUrl(url)}`);
     try {
       await page.goto(url, timeoutMs);
       await runActions(page, { actions: task.actions, variables, mode: 'agent', stopAfter: actionIndex, watch }, {
         log, saveScreenshot: async () => '', checkNavigation: (target) => checkNavigation(services, target), signal,
+        actionStarted: (index, type, selector) => input.view?.action(index, type, selector),
       });
       log('info', `run to here: stopped after ${actionLabel(actionIndex)}`);
     } catch (error) {
@@ -69,6 +74,7 @@ export async function runToHere(deps: RunToHereDeps, input: RunToHereInput): Pro
     answer.finalUrl = page.url();
     const title = await settleWithin(page.title(), TITLE_WAIT_MS, undefined, () => undefined);
     if (title !== undefined) answer.title = title;
+    input.view?.close(); // before the context closes: viewers stop their screencast on a live page
   }, { timeoutMs, signal: input.signal });
 
   if (watch.variables) answer.variables = watch.variables;

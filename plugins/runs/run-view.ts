@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { actionLabel } from '../../kernel/action-label.js';
+import { actionLabel } from '../../layers/action-label/action-label.js';
 import type { BrowserPage } from '../../kernel/contracts/browser.js';
 
 /** The action a run is at, as the live view names it (never a typed value: only the type and the selector). */

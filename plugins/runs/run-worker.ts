@@ -1,3 +1,5 @@
+import { context } from '@opentelemetry/api';
+import { contextOf } from '../../layers/tracing/tracing.js';
 import type { BrowserPool } from '../../kernel/contracts/browser-pool.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import type { QueueJob } from '../../kernel/contracts/queue.js';
@@ -22,6 +24,10 @@ export interface RunJob {
   statelessExecution?: boolean;
   webhookUrl?: string;
   trace?: boolean;
+  browserState?: string;
+  saveBrowserState?: string;
+  /** The trace of the request that queued it (W3C traceparent): another instance's run joins it. */
+  traceparent?: string;
 }
 
 /** A run this process queued: what it was started with (a browser session's context is only here). */
@@ -56,6 +62,8 @@ export const jobOf = (executionId: string, options: RunOptions): RunJob => ({
   ...(options.statelessExecution === undefined ? {} : { statelessExecution: options.statelessExecution }),
   ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl }),
   ...(options.trace === undefined ? {} : { trace: options.trace }),
+  ...(options.browserState === undefined ? {} : { browserState: options.browserState }),
+  ...(options.saveBrowserState === undefined ? {} : { saveBrowserState: options.saveBrowserState }),
 });
 
 /**
@@ -94,10 +102,10 @@ export function createRunWorker(deps: RunWorkerDeps) {
     }
     if (record.status === 'running') return abandoned(record);
     if (record.status !== 'queued') return; // ended while it waited
-    const run = new LiveRun(record.executionId, record.taskId);
+    const run = context.with(contextOf(job.traceparent), () => new LiveRun(record.executionId, record.taskId));
     if (record.logs.length > 0) run.resume(record.logs); // an earlier attempt's lines
     else run.log('info', `queued (trigger: ${record.trigger})`);
-    const { executionId: _id, ...options } = { ...job, trigger: job.trigger ?? record.trigger } satisfies RunJob;
+    const { executionId: _id, traceparent: _trace, ...options } = { ...job, trigger: job.trigger ?? record.trigger } satisfies RunJob;
     const task = await deps.tasks.get(record.taskId);
     manager.register(run);
     stopOnLeaseLoss(run, signal);

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 
 // The run answer is a view of the execution record (kernel/contracts/records.ts).
 export { RunAnswer, RunToHereAnswer } from '../../kernel/contracts/records.js';
-import { TaskSummary } from '../../kernel/contracts/records.js';
+import { BrowserStateName, TaskSummary } from '../../kernel/contracts/records.js';
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 export const ExecutionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -14,6 +14,8 @@ export const RunBody = Type.Object({
   statelessExecution: Type.Optional(Type.Boolean({ description: 'a clean context: stored cookies are not used or updated' })),
   sessionId: Type.Optional(Type.String({ maxLength: 256, description: 'an open browser session to run in' })),
   trace: Type.Optional(Type.Boolean({ description: 'record a Playwright trace of this run (as the task option does); 400 with the Puppeteer engine' })),
+  browserState: Type.Optional({ ...BrowserStateName, description: 'start from this named browser state instead of the task\'s `browserState`; unknown: 404 BROWSER_STATE_NOT_FOUND' }),
+  saveBrowserState: Type.Optional({ ...BrowserStateName, description: 'once the run succeeded, save its cookies and local storage under this name (instead of the task\'s `saveBrowserState`)' }),
 }, { additionalProperties: false });
 export type RunBodyInput = Static<typeof RunBody>;
 
@@ -44,6 +46,10 @@ export const RunToHereBody = Type.Object({
   }, { additionalProperties: true, description: 'the task as the editor holds it; nothing is saved' }),
   actionIndex: Type.Integer({ minimum: 0, description: 'the last action to run (0-based)' }),
   variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'over the task variables, as a run\'s' })),
+  liveId: Type.Optional(Type.String({
+    pattern: '^[A-Za-z0-9_-]{16,64}$',
+    description: 'an id the caller makes up (16 to 64 letters, digits, _ or -): while it runs, its page is streamed at the WebSocket /api/tasks/run-to-here/{liveId}/live',
+  })),
 }, { additionalProperties: false });
 
 export const Cancelled = Type.Object({ success: Type.Boolean(), status: Type.String() });

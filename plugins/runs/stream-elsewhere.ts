@@ -29,7 +29,7 @@ export interface ElsewhereSources {
 
 /**
  * A run this process does not hold (another instance runs it, or it waits in a shared queue): with the run channel,
- * each line, status change and end as the instance running it says them (lines in index order: a gap asks it to
+ * each line, status change, pause for a person and end as the instance running it says them (lines in index order: a gap asks it to
  * send them again); without it, or when an event is lost, what the stored record says, read every second. The
  * stream ends with the stored record's end (or what the instance running it said, when its record is not written
  * yet). Storage that does not answer holds nothing up: it is asked again.
@@ -95,6 +95,8 @@ export function followElsewhere(sources: ElsewhereSources): () => void {
     if (event.kind === 'log') {
       if (event.index > next) askReplay(GAP_REPLAY_MS);
       line(event.index, event.line);
+    } else if (event.kind === 'awaiting_human') {
+      send('awaiting_human', event.event);
     } else if (event.kind === 'status') {
       if (UNFINISHED.includes(event.status)) showStatus(event.status);
     } else if (event.kind === 'end') {
@@ -108,6 +110,8 @@ export function followElsewhere(sources: ElsewhereSources): () => void {
   };
   const unsubscribe = channel?.onRun(executionId, onEvent) ?? (() => {});
   if (!show(first)) {
+    // A stream that comes during a pause learns of it (never with the link: it stays on the instance holding the run).
+    if (first.outcome === 'awaiting_human' && first.awaitingHuman) send('awaiting_human', { executionId, taskId: first.taskId, ...first.awaitingHuman });
     askReplay(0);
     timer = setTimeout(() => void poll(), POLL_MS);
   }

@@ -1,4 +1,6 @@
 import type { TaskRecord } from '../../kernel/contracts/records.js';
+import type { ExtractOption } from '../../layers/field-mapping/extract-option.js';
+import { mappingScript } from '../../layers/field-mapping/mapping-script.js';
 
 // What a run takes from a task's options (decisions.md, "Tasks"). Stored tasks were validated when saved, but
 // `pageCapture` receives unsaved tasks from the dashboard: every reader here checks the shape it uses.
@@ -33,8 +35,16 @@ export function timeoutOf(task: RunnableTask): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_RUN_TIMEOUT_MS;
 }
 
+/** The task's field mapping (`extract`, checked when saved and when a run starts), or undefined. */
+export function extractOf(task: RunnableTask): ExtractOption | undefined {
+  return isObject(task.extract) && Array.isArray(task.extract.fields) ? task.extract as ExtractOption : undefined;
+}
+
+/** The script run in the page after the actions: the task's own, or the one its field mapping stands for. */
 export function extractionScriptOf(task: RunnableTask): string | undefined {
-  return typeof task.extractionScript === 'string' && task.extractionScript.trim() !== '' ? task.extractionScript : undefined;
+  if (typeof task.extractionScript === 'string' && task.extractionScript.trim() !== '') return task.extractionScript;
+  const mapping = extractOf(task);
+  return mapping && mappingScript(mapping);
 }
 
 export function outputOf(task: RunnableTask): TaskOutputOption | undefined {
@@ -74,4 +84,37 @@ export function fillUrl(url: string, variables: Record<string, unknown>): string
     if (value === undefined || value === null) return whole;
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   });
+}
+
+/** How a run meets bot walls (the task's `antiBot`): detection on unless `detect: false`. */
+export interface AntiBotOptions {
+  detect: boolean;
+  /** Wait this long for a challenge page to clear by itself before calling it a wall. */
+  waitMs: number;
+  /** With proxy rotation, run again on another proxy after an anti_bot end this many times. */
+  proxyRetries: number;
+  /** A found CAPTCHA widget is solved by the configured solver (`antiBot.captcha: "solve"`); off by default. */
+  solveCaptcha: boolean;
+  /** A bot wall pauses the run for a person (`antiBot.onWall: "pause"`) instead of ending it. */
+  pauseOnWall: boolean;
+  /** A page asking for a one-time code pauses the run for a person (`antiBot.onSecondFactor: "pause"`). */
+  pauseOnSecondFactor: boolean;
+  /** How long an automatic pause waits for a person. */
+  pauseMs: number;
+}
+
+/** How long a pause waits for a person unless told otherwise (the action's timeoutMs, `antiBot.pauseMs`). */
+export const DEFAULT_PAUSE_MS = 15 * 60_000;
+
+export const DEFAULT_CHALLENGE_WAIT_MS = 5000;
+
+export function antiBotOf(task: RunnableTask): AntiBotOptions {
+  const option = isObject(task.antiBot) ? task.antiBot : {};
+  const whole = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback);
+  return {
+    detect: option.detect !== false, waitMs: whole(option.waitMs, DEFAULT_CHALLENGE_WAIT_MS), proxyRetries: whole(option.proxyRetries, 1),
+    solveCaptcha: option.captcha === 'solve',
+    pauseOnWall: option.onWall === 'pause', pauseOnSecondFactor: option.onSecondFactor === 'pause',
+    pauseMs: whole(option.pauseMs, 0) >= 1000 ? whole(option.pauseMs, 0) : DEFAULT_PAUSE_MS,
+  };
 }

@@ -22,7 +22,7 @@ export function describeTiming(resolved: ResolvedTiming, schedule: ScheduleTimin
   if (usesFrequency && schedule.frequency === 'monthly' && (schedule.dayOfMonth ?? 0) > 28) {
     text += ` (skipped in months without day ${schedule.dayOfMonth})`;
   }
-  // Only a zone the schedule names: one pinned for it (kernel/schedule-zones.ts) is not shown.
+  // Only a zone the schedule names: one pinned for it (layers/schedule-zones/schedule-zones.ts) is not shown.
   if ('cron' in timing && schedule.timezone) text += ` (${schedule.timezone})`;
   return text;
 }

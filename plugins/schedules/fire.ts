@@ -8,6 +8,7 @@ import { CLAIM_TTL_MS, createFireGate } from './fire-once.js';
 import { createPreviousRunCheck } from './previous-run.js';
 import { resolveTiming, sameTiming } from './resolve.js';
 import type { Zones } from './zones.js';
+import type { EventBus } from '../../layers/events/event-bus.js';
 
 export { CLAIM_TTL_MS, claimKey } from './fire-once.js';
 /** A fire later than this is dropped as missed: half the claim's life, so claims of one fire never overlap. */
@@ -24,6 +25,8 @@ export interface FireDeps {
   taskRuns: TaskRuns;
   shutdownSignal: AbortSignal;
   zones: Zones;
+  /** Where a skipped fire is published (`schedule.skipped`); absent: not published. */
+  events?: EventBus;
 }
 
 type RunFields = Pick<Schedule, 'lastRun' | 'lastRunStatus' | 'lastRunDurationMs'>;
@@ -73,11 +76,15 @@ export function createFire(deps: FireDeps) {
     return true;
   }
 
+  const skipped = (taskId: string, fireTimeMs: number, reason: string) =>
+    void deps.events?.publish({ type: 'schedule.skipped', taskId, data: { taskId, fireTime: new Date(fireTimeMs).toISOString(), reason } });
+
   async function run(job: ScheduledJob, fireTimeMs: number, attempt: number): Promise<void> {
     const taskId = job.key;
     const lateMs = Date.now() - fireTimeMs;
     if (lateMs > MAX_LATENESS_MS) {
       log.warn({ taskId, fireTime: new Date(fireTimeMs).toISOString(), lateMs }, 'scheduled fire skipped: missed by more than 5 minutes');
+      skipped(taskId, fireTimeMs, 'missed by more than 5 minutes');
       return;
     }
     if (deps.shutdownSignal.aborted || !(await stillWanted(job))) return;
@@ -86,6 +93,7 @@ export function createFire(deps: FireDeps) {
     const startedAt = new Date();
     if (await previousRunActive(taskId, runs)) {
       log.warn({ taskId, fireTime: new Date(fireTimeMs).toISOString() }, 'scheduled fire skipped: the previous run of this task is still running');
+      skipped(taskId, fireTimeMs, 'the previous run of this task is still running');
       return;
     }
     log.info({ taskId, fireTime: new Date(fireTimeMs).toISOString(), instanceId }, 'scheduled fire: starting its run');

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { definePlugin } from '../../kernel/plugin.js';
 import '../instances/decorators.js';
 import '../runs/decorators.js';
+import { eventsOf } from '../../layers/events/event-bus.js';
 import { scheduleRoutes } from './routes.js';
 import { createSchedulesRuntime } from './runtime.js';
 
@@ -24,6 +25,7 @@ async function schedules(app: FastifyInstance): Promise<void> {
     taskRuns: app.taskRuns,
     shutdownSignal: services.shutdownSignal,
     instance: app.instance,
+    events: eventsOf(app),
   });
   app.addHook('onReady', async () => {
     await runtime.start();
@@ -40,6 +42,8 @@ async function schedules(app: FastifyInstance): Promise<void> {
 export const schedulesPlugin = definePlugin({
   name: 'schedules',
   prefix: '/api/schedules',
+  // Skipped fires are published through the webhooks plugin's `app.events` when there is one.
+  uses: ['events'],
   plugin: fp(schedules, {
     name: 'taskloom-schedules',
     fastify: '5.x',

@@ -92,7 +92,7 @@ function checkRanges(schedule: ScheduleTimingFields): void {
  * What a schedule means, checked field by field; throws INVALID_SCHEDULE with the reason. A non-blank `cron`
  * wins over the frequency fields ("full control"). Missing `hour` or `minute` mean 0. The cron's own syntax is
  * the scheduler's to judge (`Scheduler.upcoming`), except the five-field rule of the API. `pinnedZone` is the zone
- * pinned for a schedule saved without `timezone` (kernel/schedule-zones.ts): its timing is read in that zone.
+ * pinned for a schedule saved without `timezone` (layers/schedule-zones/schedule-zones.ts): its timing is read in that zone.
  */
 export function resolveTiming(schedule: ScheduleTimingFields, pinnedZone?: string): ResolvedTiming {
   checkRanges(schedule);

@@ -27,18 +27,18 @@ export async function scheduleRoutes(scope: FastifyInstance, options: { service:
   const { service } = options;
 
   app.get('/', {
-    config: authenticated,
+    config: { ...authenticated, access: 'read' },
     schema: { tags, operationId: 'listSchedules', summary: 'Every task that has a schedule, enabled or not, with its next fire', response: { 200: ScheduleList } },
   }, async () => ({ schedules: await service.list() }));
 
   // Registered before `/:taskId/status`; the router prefers this static path (a task named "status" still works).
   app.get('/status/all', {
-    config: authenticated,
+    config: { ...authenticated, access: 'read' },
     schema: { tags, operationId: 'getSchedulerStatus', summary: 'Whether the scheduler runs, and every scheduled task with its next fire (ISO 8601)', response: { 200: StatusAll } },
   }, async () => service.statusAll());
 
   app.post('/:taskId', {
-    config: { ...authenticated, errors: [Errors.TASK_NOT_FOUND, Errors.INVALID_SCHEDULE] },
+    config: { ...authenticated, access: 'write', errors: [Errors.TASK_NOT_FOUND, Errors.INVALID_SCHEDULE] },
     attachValidation: true,
     schema: {
       tags,
@@ -54,7 +54,7 @@ export async function scheduleRoutes(scope: FastifyInstance, options: { service:
   });
 
   app.delete('/:taskId', {
-    config: ofTask,
+    config: { ...ofTask, access: 'write' },
     schema: { tags, operationId: 'disableSchedule', summary: 'Disable the schedule (kept, with enabled false)', params: TaskParams, response: { 200: Success, 404: ErrorBody } },
   }, async (request) => {
     await service.disable(request.params.taskId);
@@ -62,7 +62,7 @@ export async function scheduleRoutes(scope: FastifyInstance, options: { service:
   });
 
   app.get('/:taskId/status', {
-    config: ofTask,
+    config: { ...ofTask, access: 'read' },
     schema: {
       tags,
       operationId: 'getScheduleStatus',
@@ -73,7 +73,7 @@ export async function scheduleRoutes(scope: FastifyInstance, options: { service:
   }, async (request) => service.status(request.params.taskId));
 
   app.post('/:taskId/describe', {
-    config: ofTask,
+    config: { ...ofTask, access: 'read' },
     attachValidation: true,
     schema: {
       tags,

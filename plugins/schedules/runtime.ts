@@ -4,6 +4,7 @@ import type { TaskRuns } from '../runs/decorators.js';
 import type { Scheduler } from '../../kernel/contracts/scheduler.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import type { Instance } from '../instances/decorators.js';
+import type { EventBus } from '../../layers/events/event-bus.js';
 import { createFire } from './fire.js';
 import { createScheduleService } from './service.js';
 import { createSerial, createSync } from './sync.js';
@@ -24,6 +25,8 @@ export interface SchedulesRuntimeOptions {
   /** Without `instance`: the claim owner (default: a random id per process); only this instance counts as alive. */
   instanceId?: string;
   syncIntervalMs?: number;
+  /** Where skipped fires are published (`app.events`). */
+  events?: EventBus;
 }
 
 /** Everything the schedules plugin runs, without Fastify: the service, fires, the periodic sync. */

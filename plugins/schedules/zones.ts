@@ -3,13 +3,13 @@ import type { Scheduler } from '../../kernel/contracts/scheduler.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import {
   dropStalePins, pinScheduleZones, pinnedZoneOf, processZone, readPinnedZones, type PinnedZones,
-} from '../../kernel/schedule-zones.js';
+} from '../../layers/schedule-zones/schedule-zones.js';
 
 /** A pin of a task that no longer exists is dropped this long after it was written. */
 const STALE_PIN_MS = 10 * 60_000;
 
 /**
- * The zones pinned for schedules saved without `timezone` (kernel/schedule-zones.ts), as the schedules plugin uses
+ * The zones pinned for schedules saved without `timezone` (layers/schedule-zones/schedule-zones.ts), as the schedules plugin uses
  * them. A scheduler without the `timezones` capability gets no zone (it reads crons in its process's zone, as
  * before pins existed).
  */

@@ -23,13 +23,13 @@ export async function aiRoutes(scope: FastifyInstance): Promise<void> {
     const name = `${slot[0]!.toUpperCase()}${slot.slice(1)}ApiKeys`; // ProviderAApiKeys
 
     app.get(path, {
-      config,
+      config: { ...config, access: 'admin' },
       schema: { tags, operationId: `get${name}`, summary: `The keys of AI provider ${slot.slice(-1)}, ${shown}`, response: { 200: reply } },
     }, async () => ({ [field]: await keys.get(slot) }));
 
     app.post(path, {
       // Provider D's entries are endpoints, checked against the private-network rule.
-      config: { ...config, errors: secret ? [] : [Errors.INVALID_URL] },
+      config: { ...config, access: 'admin', errors: secret ? [] : [Errors.INVALID_URL] },
       schema: {
         tags,
         operationId: `set${name}`,
@@ -46,12 +46,12 @@ export async function aiRoutes(scope: FastifyInstance): Promise<void> {
   }
 
   app.get('/ai-models', {
-    config,
+    config: { ...config, access: 'read' },
     schema: { tags, operationId: 'getAiModels', summary: 'The default model of each AI provider', response: { 200: AiModels } },
   }, async () => models.get());
 
   app.post('/ai-models', {
-    config,
+    config: { ...config, access: 'admin' },
     schema: { tags, operationId: 'setAiModels', summary: 'Set the default model of some providers; the others keep theirs', body: AiModelsBody, response: { 200: AiModels, 400: ErrorBody } },
   }, async (request) => models.save(request.body));
 }

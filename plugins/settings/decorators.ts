@@ -1,5 +1,6 @@
 import type { ProxyRotation } from './entries.js';
 
+export type { ProxyBlockStat } from './proxy-quarantine.js';
 export type {
   AiModelSettings, AiSlot, ProviderDEndpoint, ProxyChoice, ProxyEntry, ProxyRotation, ProxyUse, RotationMode, SettingsEntries,
   StoredAiProviderKeys, StoredProxySettings,

@@ -1,5 +1,6 @@
 import { DEFAULT_SLOT_MODELS } from '../../kernel/contracts/ai.js';
 import type { ProxyRecord } from '../../kernel/contracts/records.js';
+import type { ProxyBlockStat } from './proxy-quarantine.js';
 
 /**
  * Settings kept by the settings plugin in `storage.settings`, and the proxy rotation it offers other
@@ -34,8 +35,10 @@ export interface ProxyChoice {
 
 /** How a run takes its proxy. */
 export interface ProxyUse {
-  /** Told, in plain words, about each rotation member skipped because the outbound rule refuses its address. */
+  /** Told, in plain words, about each rotation member skipped (the outbound rule refuses it, or it is blocked). */
   log?(message: string): void;
+  /** The host the run opens: rotation passes over members blocked for it (proxy-quarantine.ts). */
+  site?: string;
 }
 
 /**
@@ -61,6 +64,15 @@ export interface ProxyRotation {
   forId(id: string): Promise<ProxyChoice | null>;
   /** A task's choice: its `proxyId` when set, else `pick()` when `rotateProxies`, else the default. */
   forTask(task: { proxyId?: string; rotateProxies?: boolean }, use?: ProxyUse): Promise<ProxyChoice | null>;
+  /**
+   * A rotated run through `proxy` (null: the host) at `site` ended; `blocked`: it met a bot wall (outcome
+   * anti_bot), and rotation passes over that proxy for that site for the cool-down.
+   */
+  reportRun(proxy: ProxyChoice | null, site: string, blocked: boolean): Promise<void>;
+  /** Runs and walls per site and proxy (this process's), with the blocks still cooling down. */
+  blockStats(): ProxyBlockStat[];
+  /** How long a proxy stays blocked for a site after a wall there. */
+  readonly blockCoolDownMs: number;
 }
 
 /** The four AI provider slots (decisions.md, "AI providers"), named as the AI model settings object names them. */

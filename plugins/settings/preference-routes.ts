@@ -15,17 +15,17 @@ export async function preferenceRoutes(scope: FastifyInstance): Promise<void> {
   const preferences = createPreferenceService(typedSettings(app.services.storage.settings));
 
   app.get('/selector-finder', {
-    config,
+    config: { ...config, access: 'read' },
     schema: { tags, operationId: 'getSelectorFinder', summary: 'How the dashboard finds selectors (default `highlight`)', response: { 200: SelectorFinderBody } },
   }, async () => ({ selectorFinder: await preferences.selectorFinder() }));
 
   app.post('/selector-finder', {
-    config,
+    config: { ...config, access: 'admin' },
     schema: { tags, operationId: 'setSelectorFinder', summary: 'Set how the dashboard finds selectors', body: SelectorFinderBody, response: { 200: SelectorFinderBody, 400: ErrorBody } },
   }, async (request) => ({ selectorFinder: await preferences.setSelectorFinder(request.body.selectorFinder) }));
 
   app.get('/theme', {
-    config,
+    config: { ...config, access: 'read' },
     schema: {
       tags,
       operationId: 'getTheme',
@@ -36,7 +36,7 @@ export async function preferenceRoutes(scope: FastifyInstance): Promise<void> {
   }, async (request) => ({ theme: await preferences.theme([request.cookies[THEME_COOKIE], request.cookies.theme]) }));
 
   app.post('/theme', {
-    config,
+    config: { ...config, access: 'admin' },
     schema: {
       tags,
       operationId: 'setTheme',

@@ -2,6 +2,10 @@ import { Errors } from '../../kernel/errors.js';
 import type { ProxyChoice, ProxyEntry, ProxyRotation, ProxyUse, StoredProxySettings } from './entries.js';
 import { OutboundBlockedError, type OutboundGuard } from '../../kernel/outbound/index.js';
 import { HOST_ID, PROXY_PROTOCOLS } from './proxy-input.js';
+import { createProxyQuarantine, type ProxyQuarantine } from './proxy-quarantine.js';
+
+/** How the quarantine names a proxy: its server, or `host` for runs without one. */
+export const proxyKeyOf = (proxy: { server: string } | null | undefined): string => proxy?.server ?? HOST_ID;
 
 function choiceOf(proxy: ProxyEntry | undefined): ProxyChoice | null {
   if (!proxy) return null;
@@ -30,8 +34,16 @@ export function createProxyRotation(
   read: () => Promise<StoredProxySettings>,
   random: () => number = Math.random,
   guard?: OutboundGuard,
+  quarantine: ProxyQuarantine = createProxyQuarantine(undefined),
 ): ProxyRotation {
   let turn = 0;
+
+  /** Why `member` is passed over for `site` now (blocked after a bot wall), or undefined. */
+  async function blocked(member: ProxyEntry | undefined, site: string | undefined): Promise<string | undefined> {
+    if (site === undefined) return undefined;
+    const ms = await quarantine.blockedFor(proxyKeyOf(member), site);
+    return ms > 0 ? `${member ? `proxy ${member.server} (${member.id})` : 'the host (no proxy)'} is blocked for ${site} for ${Math.ceil(ms / 60_000)} more min after a bot wall` : undefined;
+  }
 
   /** Why the outbound rule refuses `proxy` now, or undefined when it may be used. */
   async function refusal(proxy: ProxyEntry): Promise<string | undefined> {
@@ -62,12 +74,24 @@ export function createProxyRotation(
       const start = settings.rotationMode === 'random'
         ? Math.min(pool.length - 1, Math.floor(random() * pool.length))
         : turn++ % pool.length;
-      // A refused member is passed over for the next one in the pool's order.
+      // A refused member is passed over for the next one in the pool's order; so is one blocked for the site,
+      // unless every allowed member is (a run through a blocked proxy beats no run).
+      let firstBlocked: ProxyEntry | undefined | null = null;
       for (let step = 0; step < pool.length; step++) {
         const member = pool[(start + step) % pool.length];
         const refused = member && (await refusal(member));
-        if (!refused) return choiceOf(member);
-        use?.log?.(`${refused}; trying the next proxy of the rotation`);
+        if (refused) {
+          use?.log?.(`${refused}; trying the next proxy of the rotation`);
+          continue;
+        }
+        const cooling = await blocked(member, use?.site);
+        if (!cooling) return choiceOf(member);
+        use?.log?.(`${cooling}; trying the next proxy of the rotation`);
+        if (firstBlocked === null) firstBlocked = member;
+      }
+      if (firstBlocked !== null) {
+        use?.log?.(`every proxy of the rotation is blocked for ${use?.site}: using the first one anyway`);
+        return choiceOf(firstBlocked);
       }
       throw Errors.INVALID_URL({ reason: `every proxy of the rotation is refused by the outbound rule (${pool.length} tried)` });
     },
@@ -87,6 +111,11 @@ export function createProxyRotation(
       if (task.proxyId) return rotation.forId(task.proxyId);
       return task.rotateProxies ? rotation.pick(use) : rotation.defaultProxy();
     },
+
+    reportRun: (proxy, site, wall) => quarantine.record(proxyKeyOf(proxy), site, wall),
+
+    blockStats: () => quarantine.stats(),
+    blockCoolDownMs: quarantine.coolDownMs,
   };
   return rotation;
 }

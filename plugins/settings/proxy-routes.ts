@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Errors } from '../../kernel/errors.js';
 import { typedSettings } from './keys.js';
 import { createProxyService } from './proxy-service.js';
-import { ErrorBody, ProxyBody, ProxyIdsBody, ProxyImportBody, ProxyParams, ProxySettings, RotationBody } from './schemas.js';
+import { ErrorBody, ProxyBlocks, ProxyBody, ProxyIdsBody, ProxyImportBody, ProxyParams, ProxySettings, RotationBody } from './schemas.js';
 
 const tags = ['settings'];
 const config = { auth: 'authenticated' } as const;
@@ -19,17 +19,29 @@ export async function proxyRoutes(scope: FastifyInstance): Promise<void> {
   const proxies = createProxyService(typedSettings(app.services.storage.settings), app.services.outbound.guard);
 
   app.get('/proxies', {
-    config,
+    config: { ...config, access: 'read' },
     schema: { tags, operationId: 'getProxySettings', summary: 'The proxy settings object (the built-in `host` entry first)', response: answers() },
   }, async () => proxies.view());
 
+  app.get('/proxies/blocks', {
+    config: { ...config, access: 'read' },
+    schema: { tags, operationId: 'getProxyBlocks', summary: 'Runs and bot walls per site and proxy, and the blocks cooling down', response: { 200: ProxyBlocks } },
+  }, async () => {
+    const stored = (await proxies.read()).proxies;
+    const blocks = app.proxyRotation.blockStats().map((stat) => {
+      const proxy = stored.find((candidate) => candidate.server === stat.proxy);
+      return { ...stat, ...(proxy ? { proxyId: proxy.id, ...(proxy.label ? { label: proxy.label } : {}) } : {}) };
+    });
+    return { coolDownMs: app.proxyRotation.blockCoolDownMs, blocks };
+  });
+
   app.post('/proxies', {
-    config: writing,
+    config: { ...writing, access: 'admin' },
     schema: { tags, operationId: 'addProxy', summary: 'Add a proxy (`server` is checked against the private-network rule)', body: ProxyBody, response: answers(400) },
   }, async (request) => proxies.add(request.body));
 
   app.post('/proxies/import', {
-    config: writing,
+    config: { ...writing, access: 'admin' },
     schema: {
       tags,
       operationId: 'importProxies',
@@ -40,12 +52,12 @@ export async function proxyRoutes(scope: FastifyInstance): Promise<void> {
   }, async (request) => proxies.import(request.body.proxies));
 
   app.post('/proxies/rotation', {
-    config: naming,
+    config: { ...naming, access: 'admin' },
     schema: { tags, operationId: 'setProxyRotation', summary: 'Set the default proxy and how runs rotate', body: RotationBody, response: answers(400, 404) },
   }, async (request) => proxies.setRotation(request.body));
 
   app.put('/proxies/:id', {
-    config: rewriting,
+    config: { ...rewriting, access: 'admin' },
     schema: {
       tags,
       operationId: 'replaceProxy',
@@ -57,12 +69,12 @@ export async function proxyRoutes(scope: FastifyInstance): Promise<void> {
   }, async (request) => proxies.replace(request.params.id, request.body));
 
   app.delete('/proxies/:id', {
-    config: naming,
+    config: { ...naming, access: 'admin' },
     schema: { tags, operationId: 'deleteProxy', summary: 'Delete a proxy (the default falls back to `host`)', params: ProxyParams, response: answers(400, 404) },
   }, async (request) => proxies.remove([request.params.id]));
 
   app.delete('/proxies', {
-    config: naming,
+    config: { ...naming, access: 'admin' },
     schema: { tags, operationId: 'deleteProxies', summary: 'Delete several proxies, all or none', body: ProxyIdsBody, response: answers(400, 404) },
   }, async (request) => proxies.remove(request.body.ids));
 }

@@ -46,6 +46,21 @@ export const ProxySettings = namedSchema('ProxySettings', Type.Object({
   rotationMode: Type.Enum([...ROTATION_MODES]),
 }));
 
+/** `GET /proxies/blocks`: runs and bot walls per site and proxy (this instance's, since it started). */
+export const ProxyBlocks = namedSchema('ProxyBlocks', Type.Object({
+  coolDownMs: Type.Integer({ description: 'how long a proxy stays blocked for a site after a bot wall there' }),
+  blocks: Type.Array(Type.Object({
+    site: Type.String({ description: "the task URL's host" }),
+    proxy: Type.String({ description: 'the proxy server, or `host` (no proxy)' }),
+    proxyId: Type.Optional(Type.String({ description: 'the stored proxy of that server, if it still exists' })),
+    label: Type.Optional(Type.String()),
+    runs: Type.Integer({ minimum: 0, description: 'rotated runs through it at that site' }),
+    blocks: Type.Integer({ minimum: 0, description: 'of those, the ones that met a bot wall (outcome anti_bot)' }),
+    blockRate: Type.Number({ minimum: 0, maximum: 1 }),
+    blockedUntil: Type.Optional(Type.String({ description: 'ISO 8601; rotation passes over it for that site until then' })),
+  })),
+}));
+
 export const SelectorFinderBody = Type.Object({ selectorFinder: Type.Enum([...SELECTOR_FINDERS]) }, { additionalProperties: false });
 
 /** Any string is accepted; one outside the four themes is saved as `dark`. */

@@ -21,7 +21,7 @@ export function liveRunRoute(deps: LiveRunRouteDeps): SocketRoute {
     async accept(match) {
       const executionId = match[1]!;
       const run = deps.runs.streamSources.manager.get(executionId);
-      if (run) return (ws) => deps.runLive.watch(ws, run);
+      if (run) return (ws) => deps.runLive.watch(ws, run, { type: 'hello', executionId, status: run.status });
       const record = await deps.store.get(executionId);
       if (!record) throw Errors.EXECUTION_NOT_FOUND({ id: executionId });
       return (ws) => {
@@ -35,6 +35,25 @@ export function liveRunRoute(deps: LiveRunRouteDeps): SocketRoute {
         }
         ws.close(1000);
       };
+    },
+  };
+}
+
+/** How long the live view of a run to here waits for it to start (its request and the socket race). */
+const RUN_TO_HERE_START_MS = 15_000;
+
+/**
+ * `GET /api/tasks/run-to-here/{liveId}/live` (WebSocket): the page of a run to here that asked for it with `liveId`,
+ * as for a run; `end` with its status once it ended (also to a viewer that came within a minute after).
+ */
+export function runToHereLiveRoute(deps: Pick<LiveRunRouteDeps, 'runs' | 'runLive'>): SocketRoute {
+  return {
+    path: /^\/api\/tasks\/run-to-here\/([A-Za-z0-9_-]{16,64})\/live\/?$/,
+    async accept(match) {
+      const liveId = match[1]!;
+      const run = await deps.runs.toHere.when(liveId, RUN_TO_HERE_START_MS);
+      if (!run) throw Errors.NOT_FOUND({}, { details: `No run to here ${liveId} is running` });
+      return (ws) => deps.runLive.watch(ws, run, { type: 'hello', liveId, status: run.view.closed ? 'ended' : 'running' });
     },
   };
 }

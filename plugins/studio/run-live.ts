@@ -1,12 +1,12 @@
 import type { WebSocket } from 'ws'; // a type only: ws loads with the first upgrade (start-up-loading test)
-import type { LiveRun } from '../runs/live-run.js';
-import type { ViewedAction } from '../runs/run-view.js';
+import type { RunView, ViewedAction } from '../runs/run-view.js';
 import { boxOf } from './element-box.js';
 import { Screencast, type FrameViewer } from './screencast.js';
 
 /** A text message of the live view (the frames are binary JPEG messages). */
 export type LiveMessage =
   | { type: 'hello'; executionId: string; status: string }
+  | { type: 'hello'; liveId: string; status: string }
   | { type: 'viewport'; width: number; height: number }
   | { type: 'action'; index: number; label: string; actionType: string; selector?: string }
   | { type: 'outline'; index: number; box: { x: number; y: number; width: number; height: number } }
@@ -34,29 +34,35 @@ export function socketViewer(ws: WebSocket): FrameViewer {
   };
 }
 
+/** What a live view watches: a run of this process (runs/live-run.ts) or a run to here (runs/run-to-here-views.ts). */
+export interface Watched {
+  readonly view: RunView;
+  readonly finished: Promise<{ status: string }>;
+}
+
 /**
- * The live views of this process's runs: one shared screencast per run page, started by its first viewer and ended
- * by its last (or when the run's page closes).
+ * The live views of this process's runs and runs to here: one shared screencast per run page, started by its first
+ * viewer and ended by its last (or when the run's page closes).
  */
 export function createRunLive() {
-  const casts = new Map<LiveRun, Screencast>();
+  const casts = new Map<Watched, Screencast>();
 
-  const castOf = (run: LiveRun) => {
+  const castOf = (run: Watched) => {
     let cast = casts.get(run);
     if (!cast && run.view.page) casts.set(run, (cast = new Screencast(run.view.page)));
     return cast;
   };
-  const drop = (run: LiveRun, cast: Screencast) => {
+  const drop = (run: Watched, cast: Screencast) => {
     if (casts.get(run) === cast) casts.delete(run);
     void cast.end();
   };
 
-  /** Streams `run` to `ws` until the run ends or the viewer leaves. */
-  function watch(ws: WebSocket, run: LiveRun): void {
+  /** Streams `run` to `ws`, after `hello`, until the run ends or the viewer leaves. */
+  function watch(ws: WebSocket, run: Watched, hello: LiveMessage): void {
     const { view } = run;
     const viewer = socketViewer(ws);
     let cast: Screencast | undefined;
-    sendJson(ws, { type: 'hello', executionId: run.executionId, status: run.status });
+    sendJson(ws, hello);
 
     const outline = async (action: ViewedAction) => {
       const session = await cast?.devtools();

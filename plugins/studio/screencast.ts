@@ -23,6 +23,9 @@ const JPEG_QUALITY = 60;
  */
 export const MAX_FPS = 6;
 const FRAMES_IN_FLIGHT = 2;
+/** A refused start (the page between documents) is tried again this often, this many times (10 s in all). */
+const START_RETRY_MS = 100;
+const START_TRIES = 100;
 
 /**
  * The DevTools screencast of one page, shared by its viewers: started with the first, stopped with the last, so a
@@ -84,11 +87,23 @@ export class Screencast {
     if (!session) return undefined;
     this.session = session;
     session.on('Page.screencastFrame', (payload) => this.onFrame(payload as ScreencastFrame));
-    await session.send('Page.startScreencast', {
-      format: 'jpeg', quality: JPEG_QUALITY, maxWidth: MAX_FRAME.width, maxHeight: MAX_FRAME.height, everyNthFrame: 1,
-    }).catch(() => undefined);
+    await this.start(session);
     if (this.ended) await session.detach();
     return session;
+  }
+
+  /**
+   * Starts the screencast. Chromium refuses it while the page is between two documents ("Not attached to an active
+   * page": a viewer that came as the run's first navigation committed), so a refusal is tried again shortly.
+   */
+  private async start(session: PageDevtools): Promise<void> {
+    for (let tries = 0; tries < START_TRIES && !this.ended; tries++) {
+      const started = await session.send('Page.startScreencast', {
+        format: 'jpeg', quality: JPEG_QUALITY, maxWidth: MAX_FRAME.width, maxHeight: MAX_FRAME.height, everyNthFrame: 1,
+      }).then(() => true, () => false);
+      if (started) return;
+      await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS));
+    }
   }
 
   private onFrame(frame: ScreencastFrame): void {

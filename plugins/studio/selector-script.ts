@@ -11,14 +11,14 @@
  *   CSS path  a short path of tags and :nth-of-type, from a unique ancestor 0.6
  * `cssOnly` keeps the CSS ones (a select is set through document.querySelector).
  */
+import { UNIQUE_CSS_SOURCE } from '../../layers/page-scripts/unique-css.js';
+
 export const STUDIO_SCRIPT = String.raw`(() => {
 if (window.__taskloomStudio) return;
 const TEST_IDS = ['data-testid', 'data-test-id', 'data-test', 'data-qa'];
 const quote = (v) => '"' + String(v).replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ') + '"';
 const norm = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
-function only(selector, el) {
-  try { const all = document.querySelectorAll(selector); return all.length === 1 && all[0] === el; } catch (e) { return false; }
-}
+${UNIQUE_CSS_SOURCE}
 const IMPLICIT = { button: 'button', a: 'link', select: 'combobox', textarea: 'textbox', h1: 'heading', h2: 'heading', h3: 'heading', img: 'img', li: 'listitem' };
 function roleOf(el) {
   const explicit = el.getAttribute('role');
@@ -45,19 +45,6 @@ function nameOf(el) {
   if (tag === 'img') return norm(el.getAttribute('alt'));
   if (['input', 'textarea'].includes(tag)) return norm(el.getAttribute('placeholder') || el.getAttribute('title'));
   return norm(el.innerText || el.textContent).slice(0, 80);
-}
-function cssPath(el) {
-  const parts = [];
-  for (let node = el; node && node !== document.documentElement; node = node.parentElement) {
-    if (node !== el && node.id && only('#' + CSS.escape(node.id), node)) return ['#' + CSS.escape(node.id)].concat(parts).join(' > ');
-    let part = CSS.escape(node.tagName.toLowerCase());
-    const parent = node.parentElement;
-    const same = parent ? Array.from(parent.children).filter((c) => c.tagName === node.tagName) : [node];
-    if (same.length > 1) part += ':nth-of-type(' + (same.indexOf(node) + 1) + ')';
-    parts.unshift(part);
-    if (only(parts.join(' > '), el)) return parts.join(' > ');
-  }
-  return ['html'].concat(parts).join(' > ');
 }
 function candidates(el, cssOnly) {
   const out = [];

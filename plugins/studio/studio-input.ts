@@ -33,16 +33,23 @@ export interface MouseInput {
   y: number;
   deltaX?: number;
   deltaY?: number;
+  /** For down and up: the button (left when absent). */
+  button?: 'left' | 'right' | 'middle';
+  /** For down and up: 2 for the second press of a double click (the page then sees `dblclick`), 1 when absent. */
+  clickCount?: number;
 }
 
 const MOUSE_TYPES = { move: 'mouseMoved', down: 'mousePressed', up: 'mouseReleased', wheel: 'mouseWheel' } as const;
+const BUTTONS = new Set(['left', 'right', 'middle']);
 
-/** A mouse event through the DevTools Input domain, in CSS pixels of the viewport (left button). */
+/** A mouse event through the DevTools Input domain, in CSS pixels of the viewport. */
 export async function sendMouse(devtools: PageDevtools, input: MouseInput): Promise<void> {
   const pressed = input.action === 'down' || input.action === 'up';
+  const button = input.button !== undefined && BUTTONS.has(input.button) ? input.button : 'left';
+  const clickCount = Number.isInteger(input.clickCount) && input.clickCount! >= 1 && input.clickCount! <= 3 ? input.clickCount : 1;
   await devtools.send('Input.dispatchMouseEvent', {
     type: MOUSE_TYPES[input.action], x: input.x, y: input.y,
-    ...(pressed ? { button: 'left', clickCount: 1 } : { button: 'none' }),
+    ...(pressed ? { button, clickCount } : { button: 'none' }),
     ...(input.action === 'wheel' ? { deltaX: input.deltaX ?? 0, deltaY: input.deltaY ?? 0 } : {}),
   });
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { BrowserPage, PageDevtools } from '../../kernel/contracts/browser.js';
+import type { BrowserPage, BrowserStorageState, PageDevtools } from '../../kernel/contracts/browser.js';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { Errors } from '../../kernel/errors.js';
 import type { KernelServices } from '../../kernel/services.js';
@@ -7,6 +7,8 @@ import { RECORD_BINDING, RECORDER_SCRIPT } from './recorder-script.js';
 import type { RecordedStep } from './recording.js';
 import { Screencast } from './screencast.js';
 import { STUDIO_SCRIPT } from './selector-script.js';
+import { FINGERPRINT_SCRIPT } from './fingerprint-script.js';
+import type { KeptElement } from './element-fingerprints.js';
 
 /** A temporary page of the studio: opened by URL, streamed, driven by the person, recorded when asked. */
 export interface StudioSession {
@@ -20,6 +22,10 @@ export interface StudioSession {
   readonly steps: RecordedStep[];
   /** Variables the recording introduced (a password field's). */
   readonly variables: Set<string>;
+  /** The elements recorded or picked, with their fingerprints (healing), for the task saved from the session. */
+  readonly elements: KeptElement[];
+  /** The context's cookies and local storage (what a named browser state saves); undefined on an engine without contract 1.4. */
+  readonly storageState?: () => Promise<BrowserStorageState>;
   /** Last time a viewer was connected or sent something. */
   touched: number;
   viewers: number;
@@ -60,14 +66,15 @@ export function createStudioSessions(services: KernelServices, logger: Logger) {
       await devtools.send('Runtime.enable');
       await devtools.send('Page.enable');
       await devtools.send('Runtime.addBinding', { name: RECORD_BINDING });
-      for (const source of [STUDIO_SCRIPT, RECORDER_SCRIPT]) {
+      for (const source of [STUDIO_SCRIPT, FINGERPRINT_SCRIPT, RECORDER_SCRIPT]) {
         await devtools.send('Page.addScriptToEvaluateOnNewDocument', { source });
         await devtools.send('Runtime.evaluate', { expression: source });
       }
       let cast: Screencast | undefined;
       const session: StudioSession = {
-        id, page, devtools, screencast: () => (cast && !cast.isEnded ? cast : (cast = new Screencast(page))), mode: 'interact', steps: [], variables: new Set(),
+        id, page, devtools, screencast: () => (cast && !cast.isEnded ? cast : (cast = new Screencast(page))), mode: 'interact', steps: [], variables: new Set(), elements: [],
         touched: Date.now(), viewers: 0, close: closeSession,
+        ...(context.storageState ? { storageState: () => context.storageState!() } : {}),
       };
       open.set(id, session);
       ready(session);
@@ -92,6 +99,13 @@ export function createStudioSessions(services: KernelServices, logger: Logger) {
   return {
     start,
     get: (id: string) => open.get(id),
+    /** The open session `id` (touched: a request keeps it alive as a viewer does); 404 NOT_FOUND when none is. */
+    found(id: string): StudioSession {
+      const session = open.get(id);
+      if (!session) throw Errors.NOT_FOUND({}, { details: `Studio session ${id} is not open` });
+      session.touched = Date.now();
+      return session;
+    },
     /** Closes a session; false when none has that id. */
     close(id: string): boolean {
       const session = open.get(id);

@@ -4,6 +4,7 @@ import type { StudioSession } from './studio-sessions.js';
 import { sendJson, socketViewer } from './run-live.js';
 import { pressKey, sendMouse, type KeyInput, type MouseInput } from './studio-input.js';
 import { record, type Recorded } from './recording.js';
+import { keepElement } from './element-fingerprints.js';
 
 type ClientMessage =
   | { type: 'mode'; mode: StudioSession['mode'] }
@@ -35,7 +36,8 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
   const cast = session.screencast();
   cast.add(viewer);
   sendJson(ws, { type: 'hello', sessionId: session.id, mode: session.mode, url: session.page.url() });
-  for (const [index, step] of session.steps.entries()) sendJson(ws, { type: 'recorded', index, step });
+  // `count`: the recording's length after the step (a double click folds the two clicks before it into one).
+  for (const [index, step] of session.steps.entries()) sendJson(ws, { type: 'recorded', index, step, count: session.steps.length });
 
   let moving = false; // one mouse move or hover at a time: the rest are dropped, the next one catches up
   const onBinding = (payload: unknown) => {
@@ -48,7 +50,8 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
       return;
     }
     const added = record(session, event);
-    if (added) sendJson(ws, { type: 'recorded', ...added });
+    if (added.length > 0 && 'selectors' in event) keepElement(session.elements, event.selectors, (event as { fingerprint?: unknown }).fingerprint);
+    for (const step of added) sendJson(ws, { type: 'recorded', ...step, count: session.steps.length });
   };
   const onNavigated = (payload: unknown) => {
     const { frame } = payload as { frame: { parentId?: string; url: string } };
@@ -67,8 +70,7 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
         await guard.checkUrl(message.url);
         await session.page.goto(message.url, NAVIGATION_MS);
         if (session.mode === 'record') {
-          const added = record(session, { kind: 'navigate', url: message.url });
-          if (added) sendJson(ws, { type: 'recorded', ...added });
+          for (const added of record(session, { kind: 'navigate', url: message.url })) sendJson(ws, { type: 'recorded', ...added, count: session.steps.length });
         }
         return;
       }
@@ -97,10 +99,14 @@ export function serveStudioSocket(ws: WebSocket, session: StudioSession, guard: 
       return;
     }
     if (session.mode === 'pick') {
-      if (message.action === 'down') sendJson(ws, { type: 'picked', ...(await evaluate(session, call('pick', x, y)) as object) });
+      if (message.action !== 'down') return;
+      const picked = await evaluate(session, call('pick', x, y)) as { candidates?: Array<{ selector: string }> } | null;
+      // Its fingerprint is kept for the task the picked selector goes into (healing).
+      if (picked?.candidates) keepElement(session.elements, picked.candidates, await evaluate(session, call('fingerprint', picked.candidates.map((c) => c.selector))));
+      sendJson(ws, { type: 'picked', ...(picked ?? {}) });
       return;
     }
-    if (message.action === 'down') {
+    if (message.action === 'down' && (message.button ?? 'left') === 'left') {
       const select = await evaluate(session, call('selectAt', x, y));
       if (select) return sendJson(ws, { type: 'select', x, y, ...(select as object) });
     }

@@ -5,11 +5,13 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../../kernel/contracts/logger.js';
 import { Errors, TaskloomError } from '../../kernel/errors.js';
 import { refuse } from '../../layers/websocket-upgrade/upgrade-answer.js';
-import { refuseUpgrade } from '../../layers/websocket-upgrade/upgrade-auth.js';
+import { refusePublicUpgrade, refuseUpgrade } from '../../layers/websocket-upgrade/upgrade-auth.js';
 
 /** One WebSocket endpoint: its path, and what to do once the client is let in (throw a TaskloomError to refuse). */
 export interface SocketRoute {
   path: RegExp;
+  /** Needs no user (the route checks its own secret in `accept`); the Host and same-origin rules still apply. */
+  public?: boolean;
   /** Checks the request (after auth) and resolves to what serves the socket once upgraded. */
   accept(match: RegExpExecArray, req: IncomingMessage): Promise<(ws: WebSocket) => void>;
 }
@@ -29,7 +31,7 @@ export function attachSocketRoutes(app: FastifyInstance, routes: SocketRoute[], 
   const server = app.server;
 
   async function serve(req: IncomingMessage, socket: Duplex, head: Buffer, route: SocketRoute, match: RegExpExecArray): Promise<void> {
-    const refusal = await refuseUpgrade(app, req);
+    const refusal = route.public ? refusePublicUpgrade(app, req) : await refuseUpgrade(app, req);
     if (refusal) return refuse(socket, refusal);
     const handler = await route.accept(match, req);
     (await sockets()).handleUpgrade(req, socket, head, (ws) => handler(ws));

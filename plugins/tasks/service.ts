@@ -2,6 +2,9 @@ import { Errors } from '../../kernel/errors.js';
 import type { TaskRecord } from '../../kernel/contracts/records.js';
 import type { TaskStore } from '../../kernel/contracts/storage.js';
 import type { TaskInput, TaskPatch } from './schemas.js';
+import { checkIfMatch } from './etag.js';
+import { expectProblem } from '../../layers/run-intelligence/expectations.js';
+import { extractionProblems, type ExtractingTask } from '../../layers/field-mapping/task-rules.js';
 import {
   SERVER_FIELDS, checkTaskUrl, configOf, historyWith, now, randomId, sameConfig, tidy, withoutVersions,
   type FullTask, type TaskListEntry, type TaskSummary,
@@ -14,6 +17,43 @@ const newestFirst = (a: { updatedAt: string }, b: { updatedAt: string }) =>
 /** `next`, or `undefined` (the store keeps the task untouched) when it configures nothing new. */
 const unlessSame = (current: TaskRecord, next: TaskRecord): TaskRecord | undefined =>
   sameConfig(current, next) ? undefined : next;
+
+/** A task's `expect` that validates as a shape but cannot be used (a schema Ajv cannot compile): 400 on save. */
+function checkExpect(expect: TaskInput['expect'] | null | undefined): void {
+  const problem = expectProblem(expect);
+  if (problem) throw Errors.VALIDATION_ERROR({ message: problem });
+}
+
+/**
+ * Runs `change` only when the task still matches `ifMatch` (parsed If-Match; undefined: always), inside the
+ * store's atomic update, so that a write racing another cannot slip between the check and the change.
+ */
+function guarded(id: string, ifMatch: string[] | undefined, change: (current: TaskRecord) => TaskRecord | undefined) {
+  let refusal: unknown;
+  const update = (current: TaskRecord): TaskRecord | undefined => {
+    try {
+      checkIfMatch(id, ifMatch, current);
+    } catch (error) {
+      refusal = error;
+      return undefined;
+    }
+    return change(current);
+  };
+  /** Throws the 412 the check decided on, after the store answered. */
+  const settle = () => {
+    if (refusal) throw refusal;
+  };
+  return { update, settle };
+}
+
+/** A task whose mapping or mode http cannot run as configured (layers/field-mapping/task-rules.ts): 400 on save. */
+async function checkExtraction(task: ExtractingTask): Promise<void> {
+  const problems = await extractionProblems(task);
+  if (problems.length > 0) throw Errors.VALIDATION_ERROR({ message: problems.join('; ') });
+}
+
+/** Fields of a patch that the extraction rules read: only a patch touching one is checked (against the merged task). */
+const EXTRACTION_FIELDS = ['mode', 'actions', 'extract', 'extractionScript'];
 
 /** Task logic without HTTP: every change to a stored task is one atomic `update`. */
 export function createTaskService(store: TaskStore) {
@@ -59,29 +99,45 @@ export function createTaskService(store: TaskStore) {
     },
 
     /** Creates, or overwrites the task with `body.id` (keeping its createdAt and history); an unchanged one stays as stored. */
-    async save(body: TaskInput, options: { snapshot: boolean }): Promise<FullTask> {
+    async save(body: TaskInput, options: { snapshot: boolean; ifMatch?: string[] }): Promise<FullTask> {
       checkTaskUrl(body.url);
+      checkExpect(body.expect);
+      await checkExtraction(body);
       const config = configOf(body);
       const at = now();
       if (body.id !== undefined) {
-        const overwritten = await store.update(body.id, (current) => unlessSame(current, tidy({
+        const check = guarded(body.id, options.ifMatch, (current) => unlessSame(current, tidy({
           ...config,
           id: current.id,
           createdAt: current.createdAt,
           updatedAt: at,
           versions: options.snapshot ? historyWith(current, at) : current.versions ?? [],
         })));
+        const overwritten = await store.update(body.id, check.update);
+        check.settle();
         if (overwritten) return found(overwritten, body.id);
+        // If-Match names a state of a task that is gone: creating it anew would lose what deleted it.
+        checkIfMatch(body.id, options.ifMatch, undefined);
       }
       const created = tidy({ ...config, id: body.id ?? randomId('task_'), createdAt: at, updatedAt: at, versions: [] });
       return found(await store.put(created), created.id);
     },
 
     /** Snapshots the task, then applies the fields of `patch`; null removes a field. A patch that changes nothing writes nothing. */
-    async patch(id: string, patch: TaskPatch): Promise<FullTask> {
+    async patch(id: string, patch: TaskPatch, ifMatch?: string[]): Promise<FullTask> {
       if (typeof patch.url === 'string') checkTaskUrl(patch.url);
+      checkExpect(patch.expect);
+      if (EXTRACTION_FIELDS.some((key) => (patch as Record<string, unknown>)[key] !== undefined)) {
+        const merged: Record<string, unknown> = { ...found(await store.get(id), id) };
+        for (const key of EXTRACTION_FIELDS) {
+          const value = (patch as Record<string, unknown>)[key];
+          if (value === null) delete merged[key];
+          else if (value !== undefined) merged[key] = value;
+        }
+        await checkExtraction(merged);
+      }
       const at = now();
-      const patched = await store.update(id, (current) => {
+      const check = guarded(id, ifMatch, (current) => {
         const next: TaskRecord = { ...current, updatedAt: at, versions: historyWith(current, at) };
         for (const [key, value] of Object.entries(patch)) {
           if (SERVER_FIELDS.includes(key) || value === undefined) continue;
@@ -90,6 +146,8 @@ export function createTaskService(store: TaskStore) {
         }
         return unlessSame(current, tidy(next));
       });
+      const patched = await store.update(id, check.update);
+      check.settle();
       return found(patched, id);
     },
 
@@ -100,7 +158,9 @@ export function createTaskService(store: TaskStore) {
       return touched.updatedAt;
     },
 
-    async remove(id: string): Promise<void> {
+    /** With `ifMatch`, the task is read and checked first (the store has no conditional delete: a change in between is lost). */
+    async remove(id: string, ifMatch?: string[]): Promise<void> {
+      if (ifMatch) checkIfMatch(id, ifMatch, found(await store.get(id), id));
       if (!(await store.delete(id))) throw Errors.TASK_NOT_FOUND({ id });
     },
 

@@ -54,7 +54,7 @@ export function historyWith(current: TaskRecord, savedAt: string): TaskVersion[]
 }
 
 /** Object keys in one order at every depth, so that key order never makes two tasks differ. */
-const sortedKeys = (_key: string, value: unknown): unknown =>
+export const sortedKeys = (_key: string, value: unknown): unknown =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
     ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     : value;

@@ -68,7 +68,7 @@ export function registerTraceViewer(app: FastifyInstance, root = findTraceViewer
       .header('cache-control', REVALIDATE);
     return sendFile(reply, file);
   };
-  const options = { config: { auth: 'authenticated' as const, errors: [Errors.NOT_FOUND] }, schema: { hide: true } };
+  const options = { config: { auth: 'authenticated' as const, access: 'read' as const, errors: [Errors.NOT_FOUND] }, schema: { hide: true } };
   app.get(TRACE_VIEWER_PATH, options, serve); // also `/trace-viewer`, which serve redirects
   app.get(`${TRACE_VIEWER_PATH}*`, options, serve);
 }

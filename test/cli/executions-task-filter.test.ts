@@ -43,6 +43,35 @@ describe('--task takes a task id or name', () => {
     assert.match(table.stdout, /exec_report_2\s+Nightly report\s+success/);
   });
 
+  it('executions list --outcome and --changed list the runs that ended that way, with outcome and changed columns', async () => {
+    await svc.service.services.storage.executions.insert({
+      executionId: 'exec_walled', taskId: reportId, taskName: 'Nightly report', status: 'error', outcome: 'anti_bot', trigger: 'api',
+      changed: true, durationMs: 900, startedAt: '2025-04-01T12:00:00.000Z', finishedAt: '2025-04-01T12:00:00.000Z', result: { data: null }, logs: [],
+    });
+    try {
+      const [walled, table, old, changed, unchanged, both] = await Promise.all([
+        runTaskloom(['executions', 'list', '--json', '--outcome', 'anti_bot'], env),
+        runTaskloom(['executions', 'list', '--task', 'Nightly report'], env),
+        runTaskloom(['executions', 'list', '--json', '--outcome', 'success'], env),
+        runTaskloom(['executions', 'list', '--json', '--changed'], env),
+        runTaskloom(['executions', 'list', '--unchanged'], env),
+        runTaskloom(['executions', 'list', '--changed', '--unchanged'], env),
+      ]);
+      assert.equal(walled.code, 0, walled.stderr);
+      assert.deepEqual((JSON.parse(walled.stdout) as { executionId: string; outcome: string }[]).map((e) => [e.executionId, e.outcome]), [['exec_walled', 'anti_bot']]);
+      assert.match(table.stdout, /^ID\s+TASK\s+STATUS\s+TRIGGER\s+STARTED\s+DURATION\s+OUTCOME\s+CHANGED$/m);
+      assert.match(table.stdout, /exec_walled\s+Nightly report\s+error\s+api\s+\S+\s+900 ms\s+anti_bot\s+yes$/m);
+      assert.match(table.stdout, /exec_report_2\s+Nightly report\s+success\s+api\s+\S+\s+900 ms\s+success$/m, 'never compared: an empty cell');
+      assert.deepEqual((JSON.parse(changed.stdout) as { executionId: string }[]).map((e) => e.executionId), ['exec_walled']);
+      assert.deepEqual([unchanged.code, unchanged.stderr], [0, 'no executions\n']);
+      assert.equal(both.code, 2);
+      // Records from before outcomes count by their status.
+      assert.equal(JSON.parse(old.stdout).length, 3);
+    } finally {
+      await svc.service.services.storage.executions.delete('exec_walled');
+    }
+  });
+
   it('the id of a deleted task still lists its runs; a ref naming nothing exits 4 and says so', async () => {
     const deleted = await runTaskloom(['executions', 'list', '--json', '--task', 'task_deleted_long_ago'], env);
     assert.equal(deleted.code, 0, deleted.stderr);

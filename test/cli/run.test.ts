@@ -153,13 +153,27 @@ describe('taskloom run and executions list', { skip: chromium.skip }, () => {
     ]);
     assert.equal(table.code, 0, table.stderr);
     const lines = table.stdout.trimEnd().split('\n');
-    assert.match(lines[0]!, /^ID\s+TASK\s+STATUS\s+TRIGGER\s+STARTED\s+DURATION$/);
+    assert.match(lines[0]!, /^ID\s+TASK\s+STATUS\s+TRIGGER\s+STARTED\s+DURATION\s+OUTCOME\s+CHANGED$/);
     assert.ok(lines.length >= 5, table.stdout);
-    assert.ok(lines.some((line) => /^exec_\S+\s+Click what is not there\s+error\s+api\s/.test(line)), table.stdout);
+    assert.ok(lines.some((line) => /^exec_\S+\s+Click what is not there\s+error\s+api\s.*\serror$/.test(line)), table.stdout);
 
     const errors = JSON.parse(failed.stdout) as { taskId: string; status: string }[];
     assert.equal(errors.length, 1);
     assert.deepEqual([errors[0]!.taskId, errors[0]!.status], [failingId, 'error']);
     assert.equal(JSON.parse(limited.stdout).length, 1);
+  });
+
+  it('run --wait says the outcome when it differs from the status (a stop action: success, outcome stopped)', async () => {
+    const stopId = await createTask({ name: 'Stop early', url: `${pages.origin}/`, actions: [{ type: 'stop' }, { type: 'click', selector: '#not-on-the-page' }] });
+    const { code, stdout, stderr } = await runTaskloom(['run', stopId, '--wait'], env);
+    assert.equal(code, 0, stderr);
+    const answer = JSON.parse(stdout);
+    assert.equal(answer.status, 'success');
+    assert.equal(answer.outcome, undefined, 'stdout keeps the shape of the API\'s run answer');
+    assert.equal((await svc.request('GET', `/api/executions/${answer.executionId}`, { apiKey })).body.outcome, 'stopped');
+    assert.match(stderr, /^run ended with status success \(outcome stopped\)$/m);
+    const same = await runTaskloom(['run', greetId, '--wait'], env);
+    assert.equal(same.code, 0, same.stderr);
+    assert.doesNotMatch(same.stderr, /outcome|run ended/, 'an outcome that is the status is not repeated');
   });
 });

@@ -83,7 +83,8 @@ describe('a service killed with -9 mid-run', { skip: chromium.skip }, () => {
 
     const profile = path.join(profilesDir(dataDir), left!);
     // Playwright keeps its own folder there too, not in /tmp.
-    await waitFor(() => existsSync(path.join(profile, 'playwright-artifacts')), 30_000, 'Playwright\'s folder in the profile');
+    await waitFor(() => existsSync(profile) && readdirSync(profile).some((name) => name.startsWith('playwright-artifacts')), 30_000,
+      'Playwright\'s folder in the profile');
     const first = service.child.pid!;
     await service.stop('SIGKILL');
     // Its Chromium quits as its DevTools pipe closes.

@@ -109,6 +109,34 @@ describe('dashboard: debugging a run', { skip }, () => {
     await panel.waitFor({ state: 'detached' });
   });
 
+  it('"Run to here" shows the page live while it runs, then the page where it stopped', async () => {
+    const { page } = session;
+    const slow = await svc.request('POST', '/api/tasks', { apiKey, body: {
+      name: 'Waits a while', mode: 'agent', url: `${pages.origin}/`,
+      actions: [{ type: 'type', selector: '#name', value: 'Live' }, { type: 'wait', value: '8000' }, { type: 'click', selector: '#greet' }],
+    } });
+    await page.goto(`/tasks/${slow.body.id}`);
+    await page.getByRole('heading', { name: 'Waits a while', level: 1 }).waitFor();
+    await page.locator('.action-card').nth(1).getByRole('button', { name: /^Run to here/ }).click();
+    const panel = page.getByRole('complementary', { name: 'Run to action 2' });
+    const live = panel.getByRole('region', { name: 'Live view' });
+    await live.locator('.live-frame img').waitFor({ timeout: 30_000 });
+    assert.equal(await panel.getByRole('status').first().innerText(), 'Running…', 'the frame came while it ran');
+    // The element comes with its first frame's address; the picture decodes a moment later.
+    const decoded = await live.locator('.live-frame img').evaluate(async (img) => {
+      for (let i = 0; i < 100 && !((img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return (img as HTMLImageElement).naturalWidth > 0;
+    });
+    assert.equal(decoded, true, 'the live frame is a picture');
+    await live.getByText('Now: action 2 (wait)').waitFor({ timeout: 30_000 });
+    await panel.locator('.badge.status-success').waitFor({ timeout: 60_000 });
+    await live.waitFor({ state: 'detached' });
+    assert.equal(await imageLoaded(page, 'The page after action 2'), true, 'the screenshot stays');
+    await panel.getByRole('button', { name: 'Close' }).click();
+  });
+
   it('opens the run\'s trace in the viewer served by the service, which shows the run\'s actions', async () => {
     const { page } = session;
     await page.goto(`/executions/${executionId}`);

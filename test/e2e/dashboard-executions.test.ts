@@ -41,7 +41,7 @@ describe('dashboard: runs, schedules, executions, captures', { skip }, () => {
     ({ apiKey } = await setupAdmin(svc));
     const store = svc.service.services.storage.executions;
     await store.insert(record(1, 'success', [{ title: 'alpha', price: 3 }, { title: 'beta', price: 5 }]));
-    await store.insert(record(2, 'error', null));
+    await store.insert({ ...record(2, 'error', null), outcome: 'anti_bot' });
     await store.insert(record(3, 'success', { only: 'one' }));
     await mkdir(path.join(svc.dataDir, 'captures'), { recursive: true });
     await writeFile(path.join(svc.dataDir, 'captures', 'exec_seed1_1.png'), PNG);
@@ -76,6 +76,14 @@ describe('dashboard: runs, schedules, executions, captures', { skip }, () => {
     await page.getByText('No executions match the filters.').waitFor();
     await page.getByLabel('Status').selectOption('');
     await page.waitForFunction(() => document.querySelectorAll('.executions-table tbody tr').length === 3);
+    // The outcome shows beside the status where it says more, and filters the list.
+    assert.deepEqual(await page.locator('.executions-table .badge[title="outcome"]').allTextContents(), ['anti_bot']);
+    await page.getByLabel('Outcome').selectOption('anti_bot');
+    await page.waitForFunction(() => document.querySelectorAll('.executions-table tbody tr').length === 1);
+    assert.match(await rows().first().textContent() ?? '', /Seeded task 2.*error.*anti_bot/);
+    assert.match(page.url(), /[?&]outcome=anti_bot/);
+    await page.getByLabel('Outcome').selectOption('');
+    await page.waitForFunction(() => document.querySelectorAll('.executions-table tbody tr').length === 3);
   });
 
   it('shows one execution: logs, data as a table and as JSON, CSV download, its capture', async () => {
@@ -98,6 +106,7 @@ describe('dashboard: runs, schedules, executions, captures', { skip }, () => {
     await page.goto('/executions/exec_seed2');
     await page.getByRole('alert').getByText('selector #missing not found').waitFor();
     assert.match(await page.getByRole('alert').textContent() ?? '', /Action 2: selector #missing not found/);
+    assert.equal(await page.locator('.facts div', { hasText: 'Outcome' }).locator('dd').textContent(), 'anti_bot');
   });
 
   it('lists captures, filters them by run, and deletes one', async () => {

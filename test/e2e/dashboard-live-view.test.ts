@@ -49,7 +49,11 @@ describe('dashboard: the live view of a running execution', { skip }, () => {
     const running = await svc.request('GET', `/api/executions/${executionId}`, { apiKey });
     assert.equal(running.body.status, 'running', 'the frames came while the run ran');
     await page.getByText('action 3 (wait)').waitFor({ timeout: 30_000 });
-    const size = await frame.locator('img').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+    // A new frame's object URL may still be decoding: its size is read once it is.
+    const size = await (await page.waitForFunction(() => {
+      const img = document.querySelector('.live-frame img') as HTMLImageElement | null;
+      return img && img.naturalWidth > 0 ? [img.naturalWidth, img.naturalHeight] : null;
+    })).jsonValue();
     assert.deepEqual(size, [1280, 720]);
 
     // Once it ended, the page shows the stored record without the live view.

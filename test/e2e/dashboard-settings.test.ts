@@ -91,6 +91,18 @@ describe('dashboard: settings and accessibility', { skip }, () => {
     assert.equal((await page.content()).includes('very-secret-token'), false);
   });
 
+  it('shows bot walls per site and proxy with the block rate and the cool-down', async () => {
+    const rotation = svc.service.app.proxyRotation;
+    await rotation.reportRun({ server: 'http://93.184.215.14:3128' }, 'shop.example', true);
+    await rotation.reportRun({ server: 'http://93.184.215.14:3128' }, 'shop.example', false);
+    await page.goto('/settings');
+    const row = page.locator('#proxies').getByRole('row', { name: /shop\.example/ });
+    await row.waitFor();
+    const cells = await row.locator('td').allTextContents();
+    assert.deepEqual(cells.slice(0, 4), ['Office gateway', '2', '1', '50 %']);
+    assert.ok(cells[4]!.length > 0, 'blocked until a time');
+  });
+
   it('labels every form control and shows a visible focus ring on every screen', async () => {
     const { body: task } = await svc.request('POST', '/api/tasks', {
       apiKey: (await setupKey(svc)),

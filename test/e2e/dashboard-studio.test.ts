@@ -1,6 +1,6 @@
 // The studio in real Chromium against the real service and its own headless Chromium: a person records a click,
 // typing (a password too) and a select on a local page through the live view, opens the recording in the editor,
-// saves it as a task, and that task, run, does the same again.
+// saves it as a task (its elements' fingerprints with it), and that task, run, does the same again.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startPagesServer, type PagesServer } from '../support/pages-server.js';
@@ -56,7 +56,7 @@ describe('dashboard: the studio records a task', { skip }, () => {
     await at(100, 220);
     await recorded.nth(3).waitFor({ timeout: 30_000 });
     assert.deepEqual(await recorded.locator('> span').allInnerTexts(), [ // each with its other selectors to choose from
-      'type "Ada" into #who', 'type "{$password}" into input[name="secret"]', 'choose an option (script)', 'click role=button[name="Place order"]',
+      'type "Ada" into #who', 'type "{$password}" into input[name="secret"]', 'choose "l" in [data-testid="size"]', 'click role=button[name="Place order"]',
     ]);
 
     await page.getByRole('button', { name: 'Open as a new task' }).click();
@@ -70,6 +70,10 @@ describe('dashboard: the studio records a task', { skip }, () => {
     assert.equal(task.url, `${pages.origin}/studio-order.html`);
     assert.deepEqual(task.variables, { password: '' });
     assert.ok(!JSON.stringify(task).includes('s3cret'), 'the password is not stored');
+    // Saved from the studio: its elements' fingerprints are stored before any run (healing), the select's script aside.
+    const repairs = await svc.request('GET', `/api/tasks/${task.id}/repairs`, { apiKey });
+    assert.deepEqual(repairs.body.fingerprints.map((f: any) => [f.actionIndex, f.selector]),
+      [[0, '#who'], [1, 'input[name="secret"]'], [3, 'role=button[name="Place order"]']]);
     await svc.request('PATCH', `/api/tasks/${task.id}`, { apiKey, body: { extractionScript: 'return document.querySelector("#out").textContent' } });
     const run = await svc.request('POST', `/api/tasks/${task.id}/api`, { apiKey, body: { variables: { password: 'x' } } });
     assert.equal(run.body.status, 'success', JSON.stringify(run.body.result));

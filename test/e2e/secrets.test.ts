@@ -47,6 +47,13 @@ describe('secrets never leave the service', () => {
       });
       assert.equal((await call('GET', `/api/credentials/${wrong.body.id}/proxy/tablestore/databases`, { apiKey })).status, 502);
       await call('GET', '/api/tasks', { headers: { authorization: `Bearer ${apiKey}-nope` } });
+      // A named key (issue 24) is in its creation answer only, by design; used, listed, revoked, refused, it is nowhere.
+      const named = await request(svc.baseUrl, 'POST', '/api/keys', { cookie, body: { name: 'ci', scopes: ['read'] } });
+      secrets.push(named.body.key);
+      await call('GET', '/api/tasks', { apiKey: named.body.key });
+      await call('GET', '/api/keys', { apiKey });
+      await call('DELETE', `/api/keys/${named.body.apiKey.id}`, { apiKey });
+      assert.equal((await call('GET', '/api/tasks', { apiKey: named.body.key })).status, 401);
       assert.equal(await svc.stop('SIGTERM'), 0);
 
       const log = svc.output();

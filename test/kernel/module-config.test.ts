@@ -114,18 +114,19 @@ describe('contract versions', () => {
 
   it('take a provider built for an older minor the contract accepts, and this one', () => {
     const registry = new Registry();
-    assert.equal(AUTH_CONTRACT_VERSION, '1.1');
+    assert.equal(AUTH_CONTRACT_VERSION, '1.2');
     registry.addProvider(auth('1.0'));
     registry.addProvider(auth('1.1'));
+    registry.addProvider(auth('1.2'));
     // A provider written before minor versions named its major as a number.
     registry.addProvider({ ...auth('1.0'), id: 'numbered', contractVersion: 1 as never });
-    assert.deepEqual(registry.providerIds('auth'), ['auth-1.0', 'auth-1.1', 'numbered']);
+    assert.deepEqual(registry.providerIds('auth'), ['auth-1.0', 'auth-1.1', 'auth-1.2', 'numbered']);
   });
 
   it('refuse another major, a newer minor and a malformed version, saying why', () => {
     const registry = new Registry();
-    assert.throws(() => registry.addProvider(auth('2.0')), /^Error: provider auth\/auth-2\.0 is built for auth contract 2\.0, another major version: this taskloom speaks auth contract 1\.1; use a release of it built for 1\.x$/);
-    assert.throws(() => registry.addProvider(auth('1.2')), /built for auth contract 1\.2, newer than this taskloom speaks auth contract 1\.1: upgrade taskloom/);
+    assert.throws(() => registry.addProvider(auth('2.0')), /^Error: provider auth\/auth-2\.0 is built for auth contract 2\.0, another major version: this taskloom speaks auth contract 1\.2; use a release of it built for 1\.x$/);
+    assert.throws(() => registry.addProvider(auth('1.3')), /built for auth contract 1\.3, newer than this taskloom speaks auth contract 1\.2: upgrade taskloom/);
     assert.throws(() => registry.addProvider(auth('one')), /declares contract version "one"; expected major\.minor/);
     const storage = defineProvider({ capability: 'storage', id: 'old', contractVersion: '1.0', create: async () => ({}) as StorageProvider });
     assert.throws(() => registry.addProvider(storage), /storage contract 1\.0, another major version/);

@@ -45,7 +45,7 @@ describe('plugin order', () => {
     const names = orderPlugins([...plugins].reverse()).map((p) => p.name);
     assert.ok(names.indexOf('executions') < names.indexOf('runs') && names.indexOf('runs') < names.indexOf('schedules'));
     assert.ok(names.indexOf('instances') < names.indexOf('executions') && names.indexOf('data') < names.indexOf('retention'));
-    assert.deepEqual(names.slice(0, 2).sort(), ['http-metrics', 'openapi']);
+    assert.deepEqual(names.slice(0, 3).sort(), ['http-metrics', 'openapi', 'tracing']);
   });
 
   it('keeps the listed order where nothing is needed', () => {

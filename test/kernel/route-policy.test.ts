@@ -5,7 +5,10 @@ import cookie from '@fastify/cookie';
 import routePolicy from '../../kernel/http/route-policy.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 
-const PUBLIC = new Set(['/api/health', '/api/auth/check-setup', '/api/auth/setup', '/api/auth/login']);
+// The handoff page of a run waiting for a person checks its own single-use link and cookie (plugins/studio/handoff.ts);
+// accepting an invitation checks its one-time token (plugins/auth/invitation-routes.ts).
+const PUBLIC = new Set(['/api/health', '/api/auth/check-setup', '/api/auth/setup', '/api/auth/login',
+  '/api/studio/handoff/:id', '/api/studio/handoff/:id/resume', '/api/invitations/accept']);
 
 describe('route policy', () => {
   let svc: TestService;
@@ -32,6 +35,21 @@ describe('route policy', () => {
       assert.equal(res.status, 401, `${route.method} ${route.url} answered ${res.status}`);
       assert.equal(res.body.error, 'UNAUTHORIZED', `${route.method} ${route.url}`);
     }
+  });
+
+  it('refuses at start-up a non-public route that declares no scope (config.access)', async () => {
+    const app = Fastify();
+    app.decorate('services', {} as never);
+    await app.register(cookie);
+    await app.register(routePolicy);
+    await assert.rejects(
+      (async () => {
+        app.get('/api/unscoped', { config: { auth: 'authenticated' } }, async () => ({}));
+        await app.ready();
+      })(),
+      /GET \/api\/unscoped declares no access scope \(config\.access: read \| run \| write \| admin\)/,
+    );
+    await app.close();
   });
 
   it('refuses at start-up a route that declares no policy', async () => {

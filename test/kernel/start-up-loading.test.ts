@@ -41,6 +41,11 @@ const ON_FIRST_USE: Record<string, string> = {
   '@fastify/swagger-ui': '/node_modules/@fastify/swagger-ui/',
   '@fastify/static': '/node_modules/@fastify/static/',
   ws: '/node_modules/ws/',
+  // Browserless mode's HTML parser: with the first field mapping checked or run in mode http.
+  cheerio: '/node_modules/cheerio/',
+  // Tracing's SDK and exporter: only with OTEL_* configured (never in this test).
+  '@opentelemetry/sdk-trace-base': '/node_modules/@opentelemetry/sdk-trace-base/',
+  '@opentelemetry/exporter-trace-otlp-http': '/node_modules/@opentelemetry/exporter-trace-otlp-http/',
 };
 
 let svc: ServiceProcess;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { chromium as playwright, type Browser } from 'playwright';
-import { createHostRule, parseHost } from '../../kernel/http/allowed-hosts.js';
+import { createHostRule, parseHost } from '../../layers/allowed-hosts/host-rule.js';
 import { chromiumOrSkip } from '../../testing/browser.contract.js';
 import { makeExecution } from '../../testing/storage/harness.js';
 import { startService, type TestService } from '../support/service.js';

@@ -48,6 +48,29 @@ describe('executions: trigger, date range and count', () => {
     assert.deepEqual((await api('/api/executions/count?taskId=task_none')).body, { total: 0 });
   });
 
+  it('filters list, summaries and count by outcome; older records answer the outcome of their status', async () => {
+    const store = svc.service.services.storage.executions;
+    await store.insert({ ...record(13), executionId: 'walled', status: 'error', outcome: 'anti_bot' });
+    await store.insert({ ...record(14), executionId: 'stopped', status: 'success', outcome: 'stopped' });
+    try {
+      assert.deepEqual(ids((await api('/api/executions?outcome=anti_bot')).body), ['walled']);
+      assert.deepEqual(ids((await api('/api/executions/list?outcome=stopped')).body.executions), ['stopped']);
+      assert.deepEqual((await api('/api/executions/count?outcome=error')).body, { total: 3 });
+      assert.deepEqual((await api('/api/executions/count?status=error')).body, { total: 4 });
+      const old = await api('/api/executions/exec_4');
+      assert.deepEqual([old.body.status, old.body.outcome], ['error', 'error']);
+      const walled = await api('/api/executions/walled');
+      assert.deepEqual([walled.body.status, walled.body.outcome], ['error', 'anti_bot']);
+      const listed = (await api('/api/executions/list?limit=3')).body.executions;
+      assert.deepEqual(listed.map((e: { outcome: string }) => e.outcome), ['stopped', 'anti_bot', 'error']);
+      const bad = await api('/api/executions?outcome=blocked');
+      assert.deepEqual([bad.status, bad.body.error], [400, 'VALIDATION_ERROR']);
+    } finally {
+      await store.delete('walled');
+      await store.delete('stopped');
+    }
+  });
+
   it('refuses an unknown trigger or a malformed timestamp with 400 VALIDATION_ERROR naming the field', async () => {
     for (const [url, field] of [
       ['/api/executions?trigger=cron', 'trigger'], ['/api/executions/count?from=yesterday', 'from'],
@@ -82,7 +105,7 @@ describe('executions: trigger, date range and count', () => {
     assert.deepEqual([week.hours, week.total, week.byStatus.timeout, week.byStatus.cancelled], [168, 4, 1, 0]);
     // Newest first across error, timeout and interrupted; then the seeded 2025 errors (minutes 12 and 8).
     assert.deepEqual(ids(body.recentFailures), ['recent_2', 'recent_4', 'exec_12', 'exec_8', 'exec_4']);
-    assert.deepEqual(Object.keys(body.recentFailures[0]).sort(), ['durationMs', 'executionId', 'startedAt', 'status', 'taskId', 'taskName', 'trigger']);
+    assert.deepEqual(Object.keys(body.recentFailures[0]).sort(), ['durationMs', 'executionId', 'outcome', 'startedAt', 'status', 'taskId', 'taskName', 'trigger']);
     assert.equal((await svc.request('GET', '/api/executions/overview')).status, 401);
   });
 });

@@ -3,11 +3,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
+import { withOutcome } from '../../layers/outcomes/outcome-of.js';
 import { makeTempDir, setupAdmin, startService, type RequestOptions, type TestService } from '../support/service.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const T0 = Date.UTC(2025, 0, 1);
-const SUMMARY_FIELDS = ['durationMs', 'executionId', 'startedAt', 'status', 'taskId', 'taskName', 'trigger'];
+const SUMMARY_FIELDS = ['durationMs', 'executionId', 'outcome', 'startedAt', 'status', 'taskId', 'taskName', 'trigger'];
 
 /** Execution `i` starts `i` seconds after T0, so a higher `i` is newer. */
 function record(i: number, overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
@@ -46,7 +47,9 @@ describe('executions: history', () => {
     const res = await api('GET', '/api/executions');
     assert.equal(res.status, 200);
     assert.deepEqual(ids(res.body), range(11, 60).reverse().map((i) => `exec_${i}`));
-    assert.deepEqual(res.body[0], record(60));
+    // Records written before outcomes answer their status's outcome.
+    assert.deepEqual(res.body[0], withOutcome(record(60)));
+    assert.equal(res.body[0].outcome, 'error');
   });
 
   it('pages with limit and offset (limit 1..1000)', async () => {
@@ -92,7 +95,7 @@ describe('executions: /list summaries', () => {
     assert.equal(res.body.executions.length, 50);
     assert.deepEqual(res.body.executions[0], {
       executionId: 'exec_60', taskId: 'task_even', taskName: 'Task 0', status: 'error', trigger: 'api',
-      startedAt: record(60).startedAt, durationMs: 250,
+      startedAt: record(60).startedAt, durationMs: 250, outcome: 'error',
     });
     for (const entry of res.body.executions) assert.deepEqual(Object.keys(entry).sort(), SUMMARY_FIELDS);
     assert.ok(!res.text.includes('action 60') && !res.text.includes('rows'), 'logs or results leaked into /list');
@@ -126,7 +129,7 @@ describe('executions: detail, delete, clear', () => {
     for (const auth of [{ apiKey }, { cookie }]) {
       const res = await svc.request('GET', '/api/executions/exec_7', auth);
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body, full);
+      assert.deepEqual(res.body, withOutcome(full));
     }
   });
 
@@ -203,7 +206,8 @@ describe('executions: start-up recovery', () => {
           assert.ok(e.finishedAt && Date.parse(e.finishedAt) >= before - 1000, `${id} finishedAt ${e.finishedAt}`);
           assert.deepEqual(e.logs, record(Number(id.slice(5))).logs);
         }
-        assert.deepEqual(byId.get('exec_3'), finished);
+        assert.deepEqual(byId.get('exec_3'), withOutcome(finished));
+        assert.equal(byId.get('exec_1')!.outcome, 'interrupted');
         const interrupted = await second.request('GET', '/api/executions/list?status=interrupted', { apiKey: key });
         assert.deepEqual(ids(interrupted.body.executions), ['exec_2', 'exec_1']);
         assert.equal(await second.service.services.storage.executions.count({ status: 'running' }), 0);

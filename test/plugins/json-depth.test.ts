@@ -3,7 +3,7 @@
 // before it is parsed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../kernel/http/json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../layers/json-depth/json-depth.js';
 import { setupAdmin, startService, type TestService } from '../support/service.js';
 
 const objects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);

@@ -82,7 +82,7 @@ describe('GET /api/metrics', { skip: chromium.skip }, () => {
       assert.equal(valueOf(families, gauge), 0, gauge);
     }
     for (const status of ['success', 'error', 'timeout', 'cancelled', 'interrupted']) {
-      assert.equal(valueOf(families, 'taskloom_runs_total', { status }), 0, status);
+      assert.equal(valueOf(families, 'taskloom_runs_total', { status, outcome: status }), 0, status);
     }
     assert.equal(sample(text, 'taskloom_run_duration_seconds_count', { status: 'success' }), undefined);
     assert.ok((valueOf(families, 'process_cpu_user_seconds_total') ?? 0) > 0);
@@ -110,8 +110,8 @@ describe('GET /api/metrics', { skip: chromium.skip }, () => {
     for (const answer of answers) assert.equal(answer.body.status, 'success', answer.text);
 
     const { text, families } = await scrape();
-    assert.equal(valueOf(families, 'taskloom_runs_total', { status: 'success' }), 2);
-    assert.equal(valueOf(families, 'taskloom_runs_total', { status: 'error' }), 0);
+    assert.equal(valueOf(families, 'taskloom_runs_total', { status: 'success', outcome: 'success' }), 2);
+    assert.equal(valueOf(families, 'taskloom_runs_total', { status: 'error', outcome: 'error' }), 0);
     for (const gauge of ['taskloom_runs_queued', 'taskloom_runs_running', 'taskloom_browser_contexts_open']) {
       assert.equal(valueOf(families, gauge), 0, gauge);
     }
@@ -143,8 +143,8 @@ describe('GET /api/metrics', { skip: chromium.skip }, () => {
     try {
       const { apiKey: otherKey } = await setupAdmin(other);
       const { families } = await scrape(other, otherKey);
-      assert.equal(valueOf(families, 'taskloom_runs_total', { status: 'success' }), 0);
-      assert.equal(valueOf((await scrape()).families, 'taskloom_runs_total', { status: 'success' }), 2);
+      assert.equal(valueOf(families, 'taskloom_runs_total', { status: 'success', outcome: 'success' }), 0);
+      assert.equal(valueOf((await scrape()).families, 'taskloom_runs_total', { status: 'success', outcome: 'success' }), 2);
     } finally {
       await other.close();
     }

@@ -67,11 +67,11 @@ describe('OpenAPI operations: ids, responses, error codes, components', () => {
     }
   });
 
-  it('lists 401 on every protected operation, and 403 where the policy takes one kind of credential or the method changes state (cross-site)', () => {
+  it('lists 401 on every protected operation, and 403 on each (a caller without its scope) and where a public one changes state (cross-site)', () => {
     for (const { method, path, auth, op } of operations) {
       const where = `${method} ${path} (${auth})`;
       const unauthorized = op.responses['401'] ? codesOf(op.responses['401']) : [];
-      const forbidden = auth === 'session' || auth === 'apiKey' || !['GET', 'HEAD'].includes(method.toUpperCase());
+      const forbidden = auth !== 'public' || !['GET', 'HEAD'].includes(method.toUpperCase());
       if (forbidden) assert.deepEqual(codesOf(op.responses['403']!), ['FORBIDDEN'], where);
       else assert.equal(op.responses['403'], undefined, where);
       if (auth === 'public') {
@@ -126,6 +126,17 @@ describe('OpenAPI operations: ids, responses, error codes, components', () => {
     const find = (id: string) => operations.find((o) => o.op.operationId === id)!.op;
     assert.deepEqual(Object.keys(find('streamExecutionEvents').responses['200']!.content!), ['text/event-stream']);
     assert.deepEqual(Object.keys(find('getMetrics').responses['200']!.content!), ['text/plain']);
+  });
+
+  it('lists the ETag header on every answer of one task, and 429 QUEUE_FULL where a run is admitted', () => {
+    const byId = new Map(operations.map(({ op }) => [op.operationId, op]));
+    for (const id of ['getTask', 'saveTask', 'patchTask', 'restoreTaskVersion']) {
+      const headers = (byId.get(id)!.responses['200'] as { headers?: Record<string, { schema?: { type?: string } }> }).headers;
+      assert.equal(headers?.etag?.schema?.type, 'string', `${id} lists its ETag header`);
+    }
+    // Admission (plugins/runs/admission.ts) is reached only through the run service's start, which this route alone calls.
+    const queueFull = operations.filter(({ op }) => codesOf(op.responses['429'] ?? { description: '' }).includes('QUEUE_FULL')).map(({ op }) => op.operationId);
+    assert.deepEqual(queueFull, ['runTask']);
   });
 
   it('lists neither itself nor the docs pages', () => {

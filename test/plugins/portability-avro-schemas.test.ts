@@ -22,7 +22,8 @@ const finished: ExecutionRecord = {
 const failed: ExecutionRecord = {
   executionId: 'exec_2', taskId: 'task_1', taskName: 'Prices', status: 'error', trigger: 'api',
   startedAt: '2025-03-01T10:00:00.000Z', finishedAt: '2025-03-01T10:00:01.000Z', durationMs: 1000,
-  result: { data: null, error: { message: 'selector ".x" not found', actionIndex: 3 } }, logs: [],
+  result: { data: null, error: Object.assign({ message: 'selector ".x" not found', actionIndex: 3, screenshot: 'exec_2_1.png' }, { code: 'E_WAIT' }), trace: 'exec_2_2.zip' },
+  logs: [], attempt: 3, variables: { page: 'deals', limit: 5 },
 };
 const running: ExecutionRecord = {
   executionId: 'exec_3', taskId: 'task_2', taskName: 'Other', status: 'running', trigger: 'dashboard',
@@ -124,6 +125,24 @@ describe('Avro schemas', () => {
     const { sessionId: _s, ...withoutExtra } = finished;
     const { pageCount: _p, ...resultWithoutExtra } = finished.result;
     assert.deepEqual(executionFromAvro(read!), { ...withoutExtra, result: resultWithoutExtra });
+  });
+
+  it('reads an execution file written with v2 using the latest schema (no attempt, variables, trace or screenshot)', async () => {
+    const dir = await makeTempDir('taskloom-avro-');
+    dirs.push(dir);
+    const file = path.join(dir, 'v2.avro');
+    // What a version 2 export wrote: the newer fields in extraJson, the error's screenshot lost.
+    const v3 = executionToAvro(failed);
+    const { attempt: _a, variablesJson: _v, ...v3Top } = v3;
+    const v2 = {
+      ...v3Top, extraJson: JSON.stringify({ attempt: failed.attempt, variables: failed.variables }),
+      result: { ...v3.result, trace: undefined, extraJson: JSON.stringify({ trace: failed.result.trace }), error: { message: v3.result.error!.message, actionIndex: 3 } },
+    };
+    await writeContainer(file, avroSchemas.execution.versions[1]!, [v2]);
+    const [read] = await readContainer(file, avroSchemas.execution.latest) as Parameters<typeof executionFromAvro>[0][];
+    assert.deepEqual(JSON.parse(JSON.stringify([read!.attempt, read!.variablesJson, read!.result.trace, read!.result.error])), [null, null, null, { message: failed.result.error!.message, actionIndex: 3, screenshot: null, extraJson: null }]);
+    const { screenshot: _s, code: _c, ...errorAsV2 } = failed.result.error! as Record<string, unknown>;
+    assert.deepEqual(executionFromAvro(read!), { ...failed, result: { ...failed.result, error: errorAsV2 } }, 'what v2 kept comes back, from extraJson');
   });
 
   it('reads a task written with v1 using the latest schema (variables -> variablesJson, no options or versions)', () => {

@@ -7,12 +7,13 @@ import { parse } from 'csv-parse/sync';
 import type { ExecutionRecord } from '../../kernel/contracts/records.js';
 import { Errors } from '../../kernel/errors.js';
 import { executionFromAvro, SCHEMA_VERSION_METADATA, type ExecutionAvro } from '../../plugins/portability/avro/index.js';
+import { withOutcome } from '../../layers/outcomes/outcome-of.js';
 import { makeTempDir, setupAdmin, startService, type TestService } from '../support/service.js';
 
 const T0 = Date.UTC(2025, 0, 1);
 const CSV_HEADER = [
   'executionId', 'taskId', 'taskName', 'status', 'trigger', 'startedAt', 'finishedAt', 'durationMs',
-  'finalUrl', 'title', 'errorMessage', 'errorActionIndex', 'captures', 'data', 'logs',
+  'finalUrl', 'title', 'errorMessage', 'errorActionIndex', 'captures', 'data', 'logs', 'outcome', 'changed', 'diff', 'violations', 'screenshots',
 ];
 
 /** Execution `i` starts `i` seconds after T0 (so a higher `i` is newer); every third one failed. */
@@ -51,7 +52,7 @@ const ndjson = (body: Buffer): ExecutionRecord[] => body.toString('utf8').split(
 const csv = (body: Buffer): string[][] => parse(body.toString('utf8'));
 
 /** The records of an Avro container file, decoded by avsc, with the file's metadata. */
-async function avroFile(body: Buffer): Promise<{ records: ExecutionRecord[]; meta: Record<string, Buffer> }> {
+async function avroFile(body: Buffer): Promise<{ records: ExecutionRecord[]; meta: Record<string, Buffer>; values: ExecutionAvro[] }> {
   const dir = await makeTempDir('taskloom-export-');
   tmp.push(dir);
   const file = path.join(dir, 'export.avro');
@@ -59,9 +60,9 @@ async function avroFile(body: Buffer): Promise<{ records: ExecutionRecord[]; met
   const decoder = avro.createFileDecoder(file);
   let meta: Record<string, Buffer> = {};
   decoder.on('metadata', (_type, _codec, header: { meta: Record<string, Buffer> }) => { meta = header.meta; });
-  const records: ExecutionRecord[] = [];
-  for await (const value of decoder) records.push(executionFromAvro(value as ExecutionAvro));
-  return { records, meta };
+  const values: ExecutionAvro[] = [];
+  for await (const value of decoder) values.push(value as ExecutionAvro);
+  return { records: values.map(executionFromAvro), meta, values };
 }
 
 before(async () => {
@@ -85,11 +86,15 @@ describe('portability: GET /api/executions/export', () => {
     assert.equal(res.headers.get('content-type'), 'application/x-ndjson; charset=utf-8');
     assert.match(res.headers.get('content-disposition')!, /^attachment; filename="taskloom-executions-[\dT-]+Z\.ndjson"$/);
     const lines = ndjson(res.body);
-    assert.deepEqual(lines, [running, extra, ...range(1, 6).reverse().map((i) => record(i))]);
+    // A record older than outcomes is exported with its status's outcome; a running one has none yet.
+    assert.deepEqual(lines, [running, extra, ...range(1, 6).reverse().map((i) => record(i))].map(withOutcome));
+    assert.equal(lines[2].outcome, 'error');
   });
 
   it('writes CSV with a header row of flat columns, nested values as JSON text, read back by csv-parse', async () => {
-    await seed(range(1, 6).map((i) => record(i)));
+    const diff = { changed: true, counts: { added: 1, removed: 0, changed: 0 }, added: [{ sku: 'C' }], removed: [], rows: [] };
+    const violations = [{ rule: 'minRows', message: '1 rows, expected at least 2', examples: [{ sku: 'C' }] }];
+    await seed(range(1, 6).map((i) => (i === 4 ? record(i, { changed: true, diff, violations }) : record(i))));
     const res = await download('?format=csv');
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8; header=present');
@@ -103,24 +108,39 @@ describe('portability: GET /api/executions/export', () => {
       [ok.executionId, ok.taskName, ok.status, ok.durationMs, ok.finalUrl, ok.errorMessage, ok.errorActionIndex],
       ['exec_5', 'Task, "1"', 'success', '250', 'https://example.com/', '', ''],
     );
+    assert.equal(ok.outcome, 'success');
     assert.deepEqual(JSON.parse(ok.data!), record(5).result.data);
     assert.deepEqual(JSON.parse(ok.captures!), ['exec_5_1.png']);
     assert.deepEqual(JSON.parse(ok.logs!), record(5).logs);
+    assert.deepEqual([ok.changed, ok.diff, ok.violations], ['', '', ''], 'a run without the checks has empty cells');
+    const checked = cells(rows[2]!); // exec_4
+    assert.deepEqual([checked.changed, JSON.parse(checked.diff!), JSON.parse(checked.violations!)], ['true', diff, violations]);
     const failed = cells(rows[0]!); // exec_6
     assert.deepEqual([failed.errorMessage, failed.errorActionIndex, failed.data], ['timeout at\nstep 6', '2', '']);
   });
 
   it('writes an Avro object container file of the latest schema that avsc decodes back into the records', async () => {
     const extra = record(4, { sessionId: 'sess_1' });
-    await seed([...range(1, 3).map((i) => record(i)), extra]);
+    // The fields runs gained later: a retry's attempt, the variables given, the failure screenshot, the trace.
+    const retried = record(5, {
+      attempt: 2, variables: { who: 'Ada', password: 's3cret' },
+      result: { error: Object.assign({ message: 'failed', actionIndex: 1, screenshot: 'exec_5_1.png' }, { code: 'E1' }), trace: 'exec_5_2.zip', captures: ['exec_5_1.png'] },
+    });
+    await seed([...range(1, 3).map((i) => record(i)), extra, retried]);
     const res = await download('?format=avro');
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/avro');
     assert.match(res.headers.get('content-disposition')!, /filename="taskloom-executions-.+\.avro"/);
     assert.deepEqual([...res.body.subarray(0, 4)], [0x4f, 0x62, 0x6a, 0x01]); // "Obj" 1
-    const { records, meta } = await avroFile(res.body);
-    assert.deepEqual(records, [extra, ...range(1, 3).reverse().map((i) => record(i))]);
-    assert.equal(meta[SCHEMA_VERSION_METADATA]!.toString(), '2');
+    const { records, meta, values } = await avroFile(res.body);
+    const shown = { ...retried, variables: { who: 'Ada', password: '****' } }; // masked as every answer shows it
+    assert.deepEqual(records, [shown, extra, ...range(1, 3).reverse().map((i) => record(i))].map(withOutcome));
+    assert.ok(!res.body.includes('s3cret'), 'a secret-looking variable never leaves masked');
+    // Each in a column of its own, not in extraJson.
+    assert.deepEqual([values[0]!.attempt, values[0]!.variablesJson, values[0]!.result.trace, values[0]!.result.error?.screenshot, values[0]!.extraJson],
+      [2, JSON.stringify({ who: 'Ada', password: '****' }), 'exec_5_2.zip', 'exec_5_1.png', null]);
+    assert.equal(values[0]!.result.error?.extraJson, JSON.stringify({ code: 'E1' }));
+    assert.equal(meta[SCHEMA_VERSION_METADATA]!.toString(), '3');
     assert.equal(meta['avro.codec']!.toString(), 'deflate');
   });
 
@@ -135,6 +155,8 @@ describe('portability: GET /api/executions/export', () => {
       [`from=${encodeURIComponent(new Date(T0 + 10_000).toISOString().replace('Z', '+00:00'))}`, [10, 11, 12]],
       [`to=${iso(2)}&status=success`, [1, 2]],
       ['taskId=task_none', []],
+      ['outcome=error', [3, 6, 9, 12]],
+      ['outcome=anti_bot', []],
     ];
     for (const [query, expected] of cases) {
       const want = newestFirst(expected);
@@ -242,7 +264,7 @@ describe('portability: GET /api/executions/export', () => {
   it('appears in the OpenAPI document with its query parameters and media types', async () => {
     const { body } = await svc.request('GET', '/api/openapi.json');
     const operation = body.paths['/api/executions/export'].get;
-    assert.deepEqual(operation.parameters.map((p: { name: string }) => p.name).sort(), ['format', 'from', 'status', 'taskId', 'to', 'trigger']);
+    assert.deepEqual(operation.parameters.map((p: { name: string }) => p.name).sort(), ['format', 'from', 'outcome', 'status', 'taskId', 'to', 'trigger']);
     assert.deepEqual(Object.keys(operation.responses['200'].content).sort(), ['application/avro', 'application/x-ndjson', 'text/csv']);
     assert.ok(body.paths['/api/tasks/export'].get);
     assert.ok(body.paths['/api/tasks/import'].post.requestBody);

@@ -1,5 +1,5 @@
 // A schedule saved without `timezone` gets the zone in effect for the saving instance pinned beside it, so every
-// instance reads its cron in that zone (kernel/schedule-zones.ts); the API keeps answering the schedule as sent.
+// instance reads its cron in that zone (layers/schedule-zones/schedule-zones.ts); the API keeps answering the schedule as sent.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { after, before, describe, it, type TestContext } from 'node:test';
@@ -7,7 +7,7 @@ import type { Logger } from '../../kernel/contracts/logger.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
 import {
   SCHEDULE_ZONES_KEY, pinScheduleZones, processZone, readPinnedZones, timingFingerprint, type PinnedZones,
-} from '../../kernel/schedule-zones.js';
+} from '../../layers/schedule-zones/schedule-zones.js';
 import { createSchedulesRuntime } from '../../plugins/schedules/index.js';
 import { createBreeScheduler } from '../../providers/scheduler/bree/index.js';
 import { openJsonStorage } from '../../providers/storage/json/index.js';

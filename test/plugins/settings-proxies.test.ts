@@ -247,7 +247,7 @@ describe('settings: proxies with ALLOW_PRIVATE_NETWORKS=true', () => {
 describe('settings: proxies need authentication', () => {
   it('answers 401 to anonymous callers on every proxy route', async () => {
     const routes = svc.service.app.routeTable.filter((r) => r.url.startsWith('/api/settings/proxies') && r.method !== 'HEAD');
-    assert.equal(routes.length, 7);
+    assert.equal(routes.length, 8); // with GET /blocks (the bot walls by site and proxy)
     for (const route of routes) {
       const res = await svc.request(route.method, route.url.replace(':id', 'px_x'), { body: route.method === 'GET' ? undefined : {} });
       assert.deepEqual([res.status, res.body.error], [401, 'UNAUTHORIZED'], `${route.method} ${route.url}`);

@@ -34,7 +34,7 @@ describe('the published API', () => {
     const everywhere = ['kernel', 'layers', 'plugins', 'providers', 'app', 'cli', 'testing'].flatMap(sources);
     const definitions = everywhere.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/export const ([A-Z]+)_CONTRACT_(VERSION|ACCEPTS) = /g)].map((m) => `${m[1]}_${m[2]} in ${file}`));
-    assert.deepEqual(definitions.sort(), ['AI', 'AUTH', 'BLOB', 'BROWSER', 'OUTPUT', 'QUEUE', 'SCHEDULER', 'STORAGE'].flatMap((c) => {
+    assert.deepEqual(definitions.sort(), ['AI', 'AUTH', 'BLOB', 'BROWSER', 'CAPTCHA', 'OUTPUT', 'QUEUE', 'SCHEDULER', 'STORAGE'].flatMap((c) => {
       const file = `kernel/contracts/${c.toLowerCase()}.ts`;
       return [`${c}_ACCEPTS in ${file}`, `${c}_VERSION in ${file}`];
     }).sort());

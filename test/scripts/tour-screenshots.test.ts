@@ -32,7 +32,7 @@ async function pngFacts(file: string): Promise<{ width: number; height: number; 
 }
 
 describe('tour screenshots', { skip }, () => {
-  it('takes the overview, executions, run detail and editor in the light and the dark theme', { timeout: 240_000 }, async () => {
+  it('takes the overview, executions, run detail, editor, live view and recorder in the light and the dark theme', { timeout: 360_000 }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'taskloom-tour-'));
     try {
       const files = await takeTourScreenshots(dir);

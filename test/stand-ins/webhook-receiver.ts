@@ -14,8 +14,8 @@ export interface ReceivedWebhook {
   at: number;
 }
 
-/** `number`: answer with that status; `hang`: read the request and never answer. */
-export type ReceiverBehaviour = number | 'hang';
+/** `number`: answer with that status; `hang`: read the request and never answer; or a status with headers. */
+export type ReceiverBehaviour = number | 'hang' | { status: number; headers: Record<string, string> };
 
 export interface WebhookReceiver {
   /** `http://127.0.0.1:<port>`; any path is accepted. */
@@ -23,6 +23,8 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** How the next requests are answered (default 200). */
   behave(behaviour: ReceiverBehaviour): void;
+  /** The next requests are answered with these, one each, before the behaviour `behave` set. */
+  plan(behaviours: ReceiverBehaviour[]): void;
   /** Resolves once `count` requests have arrived in all. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const hanging = new Set<ServerResponse>();
   const waiters: Array<() => void> = [];
   let behaviour: ReceiverBehaviour = 200;
+  const planned: ReceiverBehaviour[] = [];
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (chunk: Buffer) => { text += chunk.toString(); });
@@ -45,11 +48,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       }
       received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: Date.now() });
       for (const wake of waiters.splice(0)) wake();
-      if (behaviour === 'hang') {
+      const now = planned.shift() ?? behaviour;
+      if (now === 'hang') {
         hanging.add(res);
         return;
       }
-      res.writeHead(behaviour, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: behaviour < 300 }));
+      const { status, headers } = typeof now === 'number' ? { status: now, headers: {} } : now;
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ ok: status < 300 }));
     });
   });
   server.listen(0, '127.0.0.1');
@@ -59,6 +64,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     received,
     behave(next) {
       behaviour = next;
+    },
+    plan(behaviours) {
+      planned.push(...behaviours);
     },
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

@@ -28,6 +28,9 @@ export async function connectRawCdp(url: string, headers: Record<string, string>
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
+  // A reset after the handshake (the service closing under load) comes as 'error' then 'close': without a
+  // listener the 'error' would be an uncaught exception failing the whole file; 'close' answers what is pending.
+  socket.on('error', () => undefined);
   let nextId = 1000;
   const pending = new Map<number, (answer: CdpAnswer) => void>();
   const anyAnswer: Array<(answer: CdpAnswer) => void> = [];

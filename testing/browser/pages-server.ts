@@ -10,6 +10,13 @@ import { fileURLToPath } from 'node:url';
 const PAGES_DIR = fileURLToPath(new URL('./pages/', import.meta.url));
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
 
+/** The bytes `/download` serves: a fixed pattern a test can compute again. */
+export function downloadBytes(size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + (i >> 8) * 7 + 3) & 0xff;
+  return bytes;
+}
+
 export interface PagesServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;
@@ -21,7 +28,8 @@ export interface PagesServer {
 /**
  * Serves the fixture pages, then the files of `extraDirs` (a test's own pages). Routes beyond the files:
  * `/cookies.html` also sets `visit` (1 h) and `session_id` (session, HttpOnly); `/set-cookie?name&value[&maxAge]`,
- * `/delete-cookie?name`, `/echo-cookies` (the Cookie header as text), `/slow?ms=N` (answers after N ms).
+ * `/delete-cookie?name`, `/echo-cookies` (the Cookie header as text), `/slow?ms=N` (answers after N ms),
+ * `/download?name&bytes[&type]` (an attachment of `bytes` bytes, `downloadBytes(bytes)`, named `name`).
  */
 export async function startPagesServer(options: { extraDirs?: readonly string[] } = {}): Promise<PagesServer> {
   const dirs = [PAGES_DIR, ...(options.extraDirs ?? []).map((dir) => path.resolve(dir) + path.sep)];
@@ -43,6 +51,9 @@ export async function startPagesServer(options: { extraDirs?: readonly string[] 
         return send(res, 200, TYPES['.html'], '<title>cookie deleted</title>');
       case '/echo-cookies':
         return send(res, 200, 'text/plain', req.headers.cookie ?? '');
+      case '/download':
+        res.setHeader('Content-Disposition', `attachment; filename="${q.get('name') ?? 'file.bin'}"`);
+        return send(res, 200, q.get('type') ?? 'application/octet-stream', downloadBytes(Number(q.get('bytes') ?? 1000)));
       case '/slow':
         await new Promise((resolve) => setTimeout(resolve, Number(q.get('ms') ?? 1000)));
         return send(res, 200, TYPES['.html'], '<title>slow</title><p id="slow">finally</p>');

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { DocumentStore, StorageProvider } from '../../kernel/contracts/storage.js';
-import { makeCredential, makeSession, makeTask, makeUser, type CurrentHarness } from './harness.js';
+import { makeBrowserState, makeCredential, makeHealing, makeSession, makeTask, makeUser, type CurrentHarness } from './harness.js';
 
 /** How to exercise one DocumentStore generically: build a document, and read/write a text field of it. */
 interface DocCase<T extends { id: string }> {
   name: string;
-  store(storage: StorageProvider): DocumentStore<T>;
+  /** Undefined for an optional store the provider leaves out. */
+  store(storage: StorageProvider): DocumentStore<T> | undefined;
   make(): T;
   label(doc: T): string;
   withLabel(doc: T, label: string): T;
@@ -17,6 +18,13 @@ const cases: DocCase<any>[] = [
   { name: 'sessions', store: (s) => s.sessions, make: () => makeSession(), label: (d) => d.userId, withLabel: (d, userId) => ({ ...d, userId }) },
   { name: 'tasks', store: (s) => s.tasks, make: () => makeTask(), label: (d) => d.name, withLabel: (d, name) => ({ ...d, name }) },
   { name: 'credentials', store: (s) => s.credentials, make: () => makeCredential(), label: (d) => d.name, withLabel: (d, name) => ({ ...d, name }) },
+  // Optional (2.4): each task's fingerprints and repairs.
+  {
+    name: 'healing', store: (s) => s.healing, make: () => makeHealing(),
+    label: (d) => d.fingerprints[0].selector, withLabel: (d, selector) => ({ ...d, fingerprints: [{ ...d.fingerprints[0], selector }] }),
+  },
+  // Optional (2.8): named browser states, keyed by name.
+  { name: 'browserStates', store: (s) => s.browserStates, make: () => makeBrowserState(), label: (d) => d.source ?? '', withLabel: (d, source) => ({ ...d, source }) },
 ];
 
 export function documentCases(current: CurrentHarness): void {
@@ -24,10 +32,18 @@ export function documentCases(current: CurrentHarness): void {
 }
 
 function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c: DocCase<T>): void {
-  const store = (): DocumentStore<T> => c.store(current().storage);
+  const store = (): DocumentStore<T> => c.store(current().storage)!;
+  /** A test of the store, skipped when the provider leaves an optional store out. */
+  const check = (name: string, fn: (t: TestContext) => Promise<void>) => it(name, async (t) => {
+    if (!c.store(current().storage)) {
+      t.skip(`this provider has no ${c.name} store (optional in the contract)`);
+      return;
+    }
+    await fn(t);
+  });
 
   describe(`${c.name} (document store)`, () => {
-    it('revision (when the provider offers it) changes with every change and only then', async (t) => {
+    check('revision (when the provider offers it) changes with every change and only then', async (t) => {
       const revision = store().revision?.bind(store());
       if (!revision) {
         t.skip('this provider does not report a revision (optional in the contract)');
@@ -48,24 +64,24 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.notEqual(await revision(), r2);
     });
 
-    it('put resolves to the stored document and get returns it', async () => {
+    check('put resolves to the stored document and get returns it', async () => {
       const doc = c.make();
       assert.deepEqual(await store().put(doc), doc);
       assert.deepEqual(await store().get(doc.id), doc);
     });
 
-    it('get of a missing id resolves undefined', async () => {
+    check('get of a missing id resolves undefined', async () => {
       await store().put(c.make());
       assert.equal(await store().get('no-such-id'), undefined);
     });
 
-    it('list returns every document in insertion order', async () => {
+    check('list returns every document in insertion order', async () => {
       const docs = Array.from({ length: 5 }, () => c.make());
       for (const doc of docs) await store().put(doc);
       assert.deepEqual(await store().list(), docs);
     });
 
-    it('put with an existing id replaces the document', async () => {
+    check('put with an existing id replaces the document', async () => {
       const doc = c.make();
       await store().put(doc);
       const replaced = c.withLabel(doc, 'replaced');
@@ -75,7 +91,7 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.deepEqual(await store().list(), [replaced]);
     });
 
-    it('returns copies: mutating inputs or results changes nothing stored', async () => {
+    check('returns copies: mutating inputs or results changes nothing stored', async () => {
       const doc = c.make();
       const original = structuredClone(doc);
       const put = await store().put(doc);
@@ -92,7 +108,7 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.deepEqual(await store().get(original.id), original);
     });
 
-    it('update applies the change and resolves to the stored document', async () => {
+    check('update applies the change and resolves to the stored document', async () => {
       const doc = c.make();
       await store().put(doc);
       const updated = await store().update(doc.id, (cur) => c.withLabel(cur, 'changed'));
@@ -100,7 +116,7 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.deepEqual(await store().get(doc.id), c.withLabel(doc, 'changed'));
     });
 
-    it('update hands change a copy; returning undefined leaves the document unchanged', async () => {
+    check('update hands change a copy; returning undefined leaves the document unchanged', async () => {
       const doc = c.make();
       await store().put(doc);
       const result = await store().update(doc.id, (cur) => {
@@ -111,7 +127,7 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.deepEqual(await store().get(doc.id), doc);
     });
 
-    it('update of a missing id resolves undefined without calling change or storing anything', async () => {
+    check('update of a missing id resolves undefined without calling change or storing anything', async () => {
       let calls = 0;
       const result = await store().update('no-such-id', (cur) => {
         calls += 1;
@@ -123,7 +139,7 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.equal(await store().get('no-such-id'), undefined);
     });
 
-    it('update rejects with the error change throws and stores nothing', async () => {
+    check('update rejects with the error change throws and stores nothing', async () => {
       const doc = c.make();
       await store().put(doc);
       const boom = new Error('change failed');
@@ -136,7 +152,7 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.deepEqual(await store().get(doc.id), doc);
     });
 
-    it('50 concurrent updates lose no change', async () => {
+    check('50 concurrent updates lose no change', async () => {
       const doc = c.withLabel(c.make(), '0');
       await store().put(doc);
       await Promise.all(
@@ -147,7 +163,7 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.equal(c.label(stored), '50');
     });
 
-    it('delete removes the document and resolves true once', async () => {
+    check('delete removes the document and resolves true once', async () => {
       const [a, b] = [c.make(), c.make()];
       await store().put(a);
       await store().put(b);
@@ -157,7 +173,7 @@ function documentStoreCases<T extends { id: string }>(current: CurrentHarness, c
       assert.deepEqual(await store().list(), [b]);
     });
 
-    it('count follows puts and deletes', async () => {
+    check('count follows puts and deletes', async () => {
       assert.equal(await store().count(), 0);
       const docs = Array.from({ length: 3 }, () => c.make());
       await Promise.all(docs.map((doc) => store().put(doc)));

@@ -6,8 +6,8 @@ import { at, makeExecution, type CurrentHarness } from './harness.js';
 const ids = (records: Array<{ executionId: string }>): string[] => records.map((r) => r.executionId);
 
 function summary(record: ExecutionRecord): ExecutionSummary {
-  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs } = record;
-  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs };
+  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs, outcome, changed } = record;
+  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs, ...(outcome === undefined ? {} : { outcome }), ...(changed === undefined ? {} : { changed }) };
 }
 
 /** Ten records started at minutes 0..9, inserted out of order, over two tasks and three statuses. */
@@ -150,6 +150,51 @@ export function executionCases(current: CurrentHarness): void {
       assert.equal(await executions().count({ trigger: 'api' }), newest((m) => m % 3 === 0).length);
       assert.equal(await executions().count({ trigger: 'api', status: 'error' }), 0);
       assert.deepEqual(ids(await executions().list({ trigger: 'api', from: at(3), limit: 2 })), newest((m) => m % 3 === 0 && m >= 3).slice(0, 2));
+    });
+
+    it('list, summaries and count filter by outcome; a record without one matches by its status (contract 2.6)', async () => {
+      // Minutes 0, 3, 6, 9 (success) have no outcome (older records); 1, 4, 7 (error) ended anti_bot, except 7
+      // which says error; 2, 5, 8 (running) have none. Task names that look like the summary key cannot match.
+      await insertAll(history().map((r) => {
+        const minute = Number(r.executionId.slice(5));
+        const outcome = minute === 7 ? 'error' as const : minute % 3 === 1 ? 'anti_bot' as const : undefined;
+        return { ...r, taskName: '"outcome":"anti_bot"', ...(outcome ? { outcome } : {}) };
+      }));
+      assert.deepEqual(ids(await executions().list({ outcome: 'anti_bot' })), ['exec-4', 'exec-1']);
+      assert.deepEqual(ids(await executions().summaries({ outcome: 'error' })), ['exec-7']);
+      assert.deepEqual(ids(await executions().list({ outcome: 'success', taskId: 'task-even' })), newest((m) => m % 3 === 0 && m % 2 === 0));
+      assert.equal(await executions().count({ outcome: 'success' }), 4);
+      assert.equal(await executions().count({ outcome: 'anti_bot', status: 'error', from: at(2) }), 1);
+      assert.equal(await executions().count({ outcome: 'crashed' }), 0);
+      const [four] = await executions().summaries({ outcome: 'anti_bot', limit: 1, offset: 1 });
+      assert.equal(four.executionId, 'exec-1');
+      assert.equal(four.outcome, 'anti_bot');
+      // A changed outcome is what the filter sees next.
+      await executions().update('exec-4', (record) => ({ ...record, outcome: 'crashed' }));
+      assert.deepEqual(ids(await executions().list({ outcome: 'crashed' })), ['exec-4']);
+      assert.deepEqual(ids(await executions().list({ outcome: 'anti_bot' })), ['exec-1']);
+    });
+
+    it('list, summaries and count filter by changed; a record without it matches neither value (contract 2.7)', async () => {
+      // Minutes 0, 3, 6, 9 changed; 1, 4, 7 compared and unchanged; 2, 5, 8 never compared. Task names that look
+      // like the summary key cannot match.
+      await insertAll(history().map((r) => {
+        const minute = Number(r.executionId.slice(5));
+        const changed = minute % 3 === 0 ? true : minute % 3 === 1 ? false : undefined;
+        return { ...r, taskName: '"changed":true', ...(changed === undefined ? {} : { changed }) };
+      }));
+      assert.deepEqual(ids(await executions().list({ changed: true })), ['exec-9', 'exec-6', 'exec-3', 'exec-0']);
+      assert.deepEqual(ids(await executions().summaries({ changed: false })), ['exec-7', 'exec-4', 'exec-1']);
+      assert.deepEqual(ids(await executions().list({ changed: true, taskId: 'task-even' })), newest((m) => m % 3 === 0 && m % 2 === 0));
+      assert.equal(await executions().count({ changed: true }), 4);
+      assert.equal(await executions().count({ changed: false, from: at(2) }), 2);
+      const [six] = await executions().summaries({ changed: true, limit: 1, offset: 1 });
+      assert.equal(six.executionId, 'exec-6');
+      assert.equal(six.changed, true);
+      // A changed flag is what the filter sees next.
+      await executions().update('exec-6', (record) => ({ ...record, changed: false }));
+      assert.deepEqual(ids(await executions().list({ changed: true })), ['exec-9', 'exec-3', 'exec-0']);
+      assert.deepEqual(ids(await executions().list({ changed: false, limit: 2 })), ['exec-7', 'exec-6']);
     });
 
     it('summaries carry the summary fields only (no logs, no result), newest first, with the same filters', async () => {

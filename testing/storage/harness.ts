@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  BrowserStateRecord,
   CredentialRecord,
   ExecutionRecord,
   SessionRecord,
@@ -7,6 +8,12 @@ import type {
   UserRecord,
 } from '../../kernel/contracts/records.js';
 import type { StorageProvider } from '../../kernel/contracts/storage.js';
+
+interface HealingShape {
+  id: string;
+  fingerprints: { actionIndex: number; selector: string; fingerprint: Record<string, unknown>; taskVersion: string; savedAt: string }[];
+  repairs: unknown[];
+}
 
 /** One isolated storage instance under test. */
 export interface StorageHarness {
@@ -52,6 +59,28 @@ export function makeTask(overrides: Partial<TaskRecord> = {}): TaskRecord {
 
 export function makeCredential(overrides: Partial<CredentialRecord> = {}): CredentialRecord {
   return { id: randomUUID(), name: 'Baserow', provider: 'baserow', config: { token: 'secret' }, createdAt: at(0), updatedAt: at(0), ...overrides };
+}
+
+/** A named browser state as the browser-states layer writes it: the state itself is a sealed string. */
+export function makeBrowserState(overrides: Partial<BrowserStateRecord> = {}): BrowserStateRecord {
+  return {
+    id: `state-${randomUUID().slice(0, 8)}`, origins: ['https://example.com'], cookieCount: 2, sizeBytes: 310,
+    createdAt: at(0), updatedAt: at(0), sealed: `enc:v1:0123456789abcdef:${'A'.repeat(16)}:${'B'.repeat(40)}`, ...overrides,
+  };
+}
+
+/** A task's healing record as the healing layer writes it (the store keeps it as an opaque document). */
+export function makeHealing(overrides: Partial<HealingShape> = {}): HealingShape {
+  const fingerprint = {
+    tag: 'button', role: 'button', name: 'Sign in', text: 'Sign in', attributes: { id: 'login' }, classes: ['btn'],
+    index: 1, siblings: 1, ancestors: ['form', 'main', 'body'], landmarks: ['form'], neighbours: ['Email'],
+  };
+  return {
+    id: randomUUID(),
+    fingerprints: [{ actionIndex: 0, selector: '#login', fingerprint, taskVersion: at(0), savedAt: at(0) }],
+    repairs: [],
+    ...overrides,
+  };
 }
 
 export function makeExecution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {

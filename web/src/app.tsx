@@ -5,6 +5,8 @@ import { Announcer, ConfirmHost } from './components/dialogs';
 import { ErrorBox, Loading } from './components/ui';
 import { applyTheme } from './lib/theme';
 import { confirmLeave, navigate } from './lib/router';
+import { setCurrentRole } from './lib/role';
+import { AcceptInvitationScreen, invitationToken } from './screens/accept-invitation';
 import { AuthScreen } from './screens/auth';
 import { Shell } from './shell';
 
@@ -18,6 +20,7 @@ type Session =
 /** Decides between first-time setup, login and the dashboard. */
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'loading' });
+  const [invitation, setInvitation] = useState(invitationToken);
 
   const check = useCallback(async (reason?: string) => {
     try {
@@ -25,6 +28,7 @@ export function App() {
       if (setupRequired) return setSession({ state: 'setup' });
       try {
         const { user } = await get<{ user: User }>('/api/auth/me', { quiet401: true });
+        setCurrentRole(user.role);
         setSession({ state: 'in', user });
         get<{ theme: string }>('/api/settings/theme').then((t) => applyTheme(t.theme), () => undefined);
       } catch {
@@ -53,7 +57,9 @@ export function App() {
   };
 
   let content;
-  switch (session.state) {
+  if (invitation) {
+    content = <AcceptInvitationScreen token={invitation} onDone={() => { setInvitation(undefined); void check(); }} />;
+  } else switch (session.state) {
     case 'loading':
       content = <main id="main" class="center"><Loading /></main>;
       break;

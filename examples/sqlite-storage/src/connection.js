@@ -7,6 +7,9 @@ export const DOCUMENT_TABLES = {
   sessions: 'expires_at_ms INTEGER',
   tasks: '',
   credentials: '',
+  healing: '',
+  browser_states: '',
+  deliveries: 'status TEXT, next_attempt_ms INTEGER, created_at TEXT, settled_at TEXT',
 };
 
 function schema() {
@@ -19,6 +22,8 @@ function schema() {
   return `${documents.join('\n')}
     CREATE INDEX IF NOT EXISTS users_email ON users (email_lower);
     CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at_ms);
+    CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_attempt_ms);
+    CREATE INDEX IF NOT EXISTS deliveries_created ON deliveries (created_at, seq);
     CREATE TABLE IF NOT EXISTS revisions (store TEXT PRIMARY KEY, value INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at_ms INTEGER NOT NULL);

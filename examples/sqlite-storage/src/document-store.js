@@ -17,7 +17,7 @@ function idOf(doc) {
 /**
  * @template {{ id: string }} T
  * @param {import('./connection.js').Connection} connection
- * @param {'users' | 'sessions' | 'tasks' | 'credentials'} table
+ * @param {'users' | 'sessions' | 'tasks' | 'credentials' | 'healing' | 'browser_states' | 'deliveries'} table
  * @param {(doc: T) => Record<string, string | number | null>} [columns] values of the table's extra columns
  */
 export function createDocumentStore(connection, table, columns = () => ({})) {

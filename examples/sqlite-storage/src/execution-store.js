@@ -4,7 +4,7 @@
 /** @typedef {import('taskloom/contracts').ExecutionRecord} ExecutionRecord */
 /** @typedef {import('taskloom/contracts').ExecutionQuery} ExecutionQuery */
 
-const SUMMARY_FIELDS = /** @type {const} */ (['executionId', 'taskId', 'taskName', 'status', 'trigger', 'startedAt', 'durationMs']);
+const SUMMARY_FIELDS = /** @type {const} */ (['executionId', 'taskId', 'taskName', 'status', 'trigger', 'startedAt', 'durationMs', 'outcome', 'changed']);
 
 /** startedAt in ms; a value that is not a date counts as 1970, as the contract says. @param {unknown} iso */
 function startedMs(iso) {
@@ -29,6 +29,10 @@ function where(query) {
   if (query.taskId !== undefined) { clauses.push('task_id = ?'); values.push(query.taskId); }
   // No column of its own (tables made before contract 2.3 have none): read from the stored record.
   if (query.trigger !== undefined) { clauses.push("json_extract(body, '$.trigger') = ?"); values.push(query.trigger); }
+  // Contract 2.6: a record written before outcomes existed matches by its status of the same name.
+  if (query.outcome !== undefined) { clauses.push("COALESCE(json_extract(body, '$.outcome'), status) = ?"); values.push(query.outcome); }
+  // Contract 2.7: JSON true and false read as 1 and 0; a record without `changed` matches neither.
+  if (query.changed !== undefined) { clauses.push("json_extract(body, '$.changed') = ?"); values.push(query.changed ? 1 : 0); }
   if (query.from !== undefined) { clauses.push('started_ms >= ?'); values.push(boundMs('from', query.from)); }
   if (query.to !== undefined) { clauses.push('started_ms <= ?'); values.push(boundMs('to', query.to)); }
   return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', values };

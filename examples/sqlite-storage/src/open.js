@@ -2,6 +2,7 @@
 import { createSessionStore, createUserStore } from './account-stores.js';
 import { Connection } from './connection.js';
 import { createCounterStore } from './counter-store.js';
+import { createDeliveryStore } from './delivery-store.js';
 import { createDocumentStore } from './document-store.js';
 import { createExecutionStore } from './execution-store.js';
 import { createClaimStore, createSettingsStore } from './settings-store.js';
@@ -27,6 +28,11 @@ export async function openSqliteStorage({ file, busyTimeoutMs = 5000 }) {
     credentials,
     claims: createClaimStore(connection),
     counters: createCounterStore(connection),
+    // Storage contract 2.4 and 2.5, optional: each task's healing state, and the webhook delivery log.
+    healing: createDocumentStore(connection, 'healing'),
+    // Storage contract 2.8, optional: named browser states (the service seals each state before it comes here).
+    browserStates: createDocumentStore(connection, 'browser_states'),
+    deliveries: createDeliveryStore(connection),
     // Storage contract 2.2, optional: the processes sharing the file share its host, and so SQLite's clock.
     async clock() {
       const { ms } = /** @type {{ ms: number }} */ (connection.db.prepare("SELECT (julianday('now') - 2440587.5) * 86400000.0 AS ms").get());

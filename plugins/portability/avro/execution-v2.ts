@@ -1,7 +1,7 @@
 import type { AvroRecord } from './schema-types.js';
 
 /**
- * Execution, schema version 2 (current). Changes from version 1, each readable from version 1 data:
+ * Execution, schema version 2. Kept unchanged forever. Changes from version 1, each readable from version 1 data:
  * - `result.data` is renamed `result.dataJson` (alias `data`), saying that it holds JSON text;
  * - `result.extraJson` (default null) keeps the result's other keys, as a JSON object text;
  * - `extraJson` (default null) keeps the execution's fields that have no column of their own (fields a

@@ -1,8 +1,10 @@
 import { executionV1 } from './execution-v1.js';
 import { executionV2 } from './execution-v2.js';
+import { executionV3 } from './execution-v3.js';
 import type { AvroRecord } from './schema-types.js';
 import { taskV1 } from './task-v1.js';
 import { taskV2 } from './task-v2.js';
+import { taskV3 } from './task-v3.js';
 
 export type { AvroRecord } from './schema-types.js';
 export { executionToAvro, executionFromAvro, type ExecutionAvro } from './execution-codec.js';
@@ -25,8 +27,8 @@ const history = (versions: AvroRecord[]): SchemaHistory =>
 
 /** The Avro schemas of the records the service exports. */
 export const avroSchemas = {
-  execution: history([executionV1, executionV2]),
-  task: history([taskV1, taskV2]),
+  execution: history([executionV1, executionV2, executionV3]),
+  task: history([taskV1, taskV2, taskV3]),
 } as const;
 
 /** Metadata key of an Avro container file holding the schema version its records were written with. */

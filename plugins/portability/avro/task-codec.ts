@@ -6,7 +6,7 @@ import {
 type Nullable<T> = { [K in keyof T]-?: Exclude<T[K], undefined> | null };
 type ScheduleAvro = Nullable<Omit<Schedule, 'nextRun' | 'enabled'>> & { enabled: boolean };
 
-/** A task as the latest schema (task-v2.ts) holds it: Avro's null stands for an absent field. */
+/** A task as the latest schema (task-v3.ts) holds it: Avro's null stands for an absent field. */
 export interface TaskAvro {
   id: string;
   name: string;
@@ -55,6 +55,8 @@ export function taskToAvro(task: TaskRecord): TaskAvro {
       selector: textOrNull(action.selector),
       value: textOrNull(action.value),
       key: textOrNull(action.key),
+      target: textOrNull(action.target),
+      frame: textOrNull(action.frame),
       varName: textOrNull(action.varName),
       timeoutMs: longOrNull(action.timeoutMs),
       disabled: boolOrNull(action.disabled),

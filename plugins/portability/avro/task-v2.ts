@@ -2,7 +2,7 @@ import type { AvroRecord } from './schema-types.js';
 import { actionV1, scheduleV1 } from './task-parts.js';
 
 /**
- * Task, schema version 2 (current). Changes from version 1, each readable from version 1 data:
+ * Task, schema version 2. Changes from version 1, each readable from version 1 data:
  * - `variables` is renamed `variablesJson` (alias `variables`), saying that it holds JSON text;
  * - `optionsJson` (default null) keeps the task-level options (extractionScript, viewport, output, ...) as a
  *   JSON object text: they change more often than a schema should;

@@ -1,13 +1,13 @@
 // The text of the info line logged as an action starts: `action 3 (click): #submit` for index 2. Typed text,
 // `set` values and a URL's query string or credentials are never logged (they may hold secrets); code is
 // logged as written (before its placeholders are filled) and shortened.
-import { actionLabel } from '../../../kernel/action-label.js';
+import { actionLabel } from '../../../layers/action-label/action-label.js';
 import type { Step } from './steps.js';
 
 const MAX = 120;
 
 export function describeAction(index: number, step: Step, varName?: string): string {
-  const detail = detailOf(step, varName).replace(/\s+/g, ' ').trim();
+  const detail = `${detailOf(step, varName)}${step.frame ? ` in frame ${step.frame}` : ''}`.replace(/\s+/g, ' ').trim();
   const short = detail.length > MAX ? `${detail.slice(0, MAX - 1)}…` : detail;
   return `${actionLabel(index, step.type)}${short ? `: ${short}` : ''}`;
 }
@@ -23,6 +23,10 @@ function detailOf(step: Step, varName: string | undefined): string {
     case 'javascript': case 'if': return step.value ?? '';
     case 'screenshot': return step.value?.trim().toLowerCase() === 'full' ? 'full page' : 'viewport';
     case 'set': return varName ?? '';
+    case 'upload': return `${step.value ?? ''} into ${selector}`;
+    case 'select': return `${selector} = ${step.value ?? ''}`;
+    case 'drag_and_drop': return `${selector} to ${step.target ?? ''}`;
+    case 'wait_network_idle': return `${step.value?.trim() || 500} ms quiet`;
     default: return selector;
   }
 }

@@ -6,3 +6,4 @@ export { runActions } from './run-actions.js';
 export { ActionError, ExtractionError, InvalidUrlError, type RunnerHooks, type RunnerInput, type RunnerOutput, type RunnerWatch } from './types.js';
 export { DEFAULT_TIMEOUTS, messageOf as cleanErrorMessage } from './steps.js';
 export type { LoopScope } from './template.js';
+export type { RunnerHealing } from './healing-step.js';

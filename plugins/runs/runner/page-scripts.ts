@@ -1,5 +1,7 @@
 // Sources evaluated inside the page through BrowserPage.evaluate (never in the service). Each is a function
 // body receiving `args`. Decisions:
+// - User code may be a function body or a lone expression (code-shape.ts); `if` takes a body too (its value
+//   is the truth).
 // - User code (javascript, if, extraction) is wrapped so its value comes back JSON-normalised in the page
 //   (`JSON.parse(JSON.stringify(v))`): a DOM node, Date or NaN then means the same on both engines, and a
 //   circular value fails with a clear message. `undefined` stays undefined.
@@ -7,8 +9,10 @@
 //   XPath (`//…`, `(//…)`, `xpath=…`) and `text=…` (unquoted: case-insensitive substring of the normalised
 //   text; quoted: the whole text; the innermost matching elements). Shadow DOM is not searched.
 
+import { asFunctionBody } from '../../../layers/page-scripts/code-shape.js';
+
 /** In-page helpers: `__all(selector)` → matching elements, `__path(el)` → a CSS path to `el`. */
-const HELPERS = `
+export const HELPERS = `
 const __all = (selector) => {
   const byXPath = (expr) => {
     const found = document.evaluate(expr, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
@@ -46,16 +50,16 @@ const __path = (el) => {
 };
 `;
 
-/** Runs `code` (a function body) with `args`; resolves to its JSON-normalised value. */
+/** Runs `code` (a function body or a lone expression) with `args`; resolves to its JSON-normalised value. */
 export function userCode(code: string): string {
-  return `const __value = await (async function (args) {\n${code}\n}).call(undefined, args);
+  return `const __value = await (async function (args) {\n${asFunctionBody(code)}\n}).call(undefined, args);
 const __json = JSON.stringify(__value);
 return __json === undefined ? undefined : JSON.parse(__json);`;
 }
 
-/** Evaluates `expression` with `args` (await allowed); resolves to a boolean. */
-export function condition(expression: string): string {
-  return `return !!(await (async function (args) {\nreturn (\n${expression}\n);\n}).call(undefined, args));`;
+/** Evaluates `code` (an expression, or a body that returns the truth) with `args` (await allowed); resolves to a boolean. */
+export function condition(code: string): string {
+  return `return !!(await (async function (args) {\n${asFunctionBody(code)}\n}).call(undefined, args));`;
 }
 
 /** args `{ selector, index }` → `{ count, item?: { text, selector } }` for the element at `index`. */

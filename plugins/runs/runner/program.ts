@@ -6,10 +6,13 @@
 //   whole block (both branches).
 // - Required fields are checked here for every action that could run (not disabled, not inside a disabled
 //   block): navigate/wait/javascript/if need `value`, click/hover/type/wait_selector/foreach need
-//   `selector`, press needs `key`, set needs `varName`. Unknown types fail too.
-import { actionLabel } from '../../../kernel/action-label.js';
+//   `selector` (get_content, upload and download too), press needs `key`, set needs `varName`, pause_for_human needs `value` (its message). Unknown types fail too.
+import { actionLabel } from '../../../layers/action-label/action-label.js';
+// - check, uncheck, select, double_click, right_click and drag_and_drop need `selector`, drag_and_drop `target`
+//   too; `frame` is only for the actions that name an element, with a selector (web-steps.ts).
 import type { Action } from '../../../kernel/contracts/records.js';
 import { actionError } from './types.js';
+import { SELECTOR_TYPES } from './web-steps.js';
 
 export type ProgramNode =
   | { kind: 'action'; index: number; action: Action }
@@ -29,13 +32,16 @@ interface Frame {
 
 const REQUIRED: Partial<Record<string, keyof Action>> = {
   navigate: 'value', wait: 'value', javascript: 'value', if: 'value',
-  click: 'selector', hover: 'selector', type: 'selector', wait_selector: 'selector', foreach: 'selector',
-  press: 'key', set: 'varName',
+  click: 'selector', hover: 'selector', type: 'selector', wait_selector: 'selector', foreach: 'selector', get_content: 'selector',
+  press: 'key', set: 'varName', pause_for_human: 'value', upload: 'selector', download: 'selector',
+  check: 'selector', uncheck: 'selector', select: 'selector', double_click: 'selector', right_click: 'selector', drag_and_drop: 'selector',
 };
 /** The types this runner understands; a test keeps it equal to the tasks plugin's ACTION_TYPES. */
 export const RUNNER_ACTION_TYPES = [
   'navigate', 'click', 'hover', 'type', 'press', 'wait', 'wait_selector', 'scroll',
-  'javascript', 'screenshot', 'set', 'if', 'else', 'end', 'foreach', 'stop',
+  'javascript', 'screenshot', 'set', 'if', 'else', 'end', 'foreach', 'stop', 'pause_for_human',
+  'get_content', 'upload', 'download',
+  'check', 'uncheck', 'select', 'double_click', 'right_click', 'drag_and_drop', 'reload', 'wait_navigation', 'wait_network_idle',
 ] as const;
 const KNOWN = new Set<string>(RUNNER_ACTION_TYPES);
 
@@ -49,6 +55,8 @@ export function parseProgram(actions: readonly Action[]): ProgramNode[] {
     const inert = (top()?.inert ?? false) || action.disabled === true;
     const field = REQUIRED[type];
     if (field && !inert && !action[field]) throw actionError(index, type, `"${type}" needs a ${field}`);
+    if (type === 'drag_and_drop' && !inert && !action.target) throw actionError(index, type, '"drag_and_drop" needs a target');
+    if (action.frame && !inert && !(SELECTOR_TYPES.has(type) && action.selector)) throw actionError(index, type, `"frame" is only for an action with a selector`);
     if (type === 'else') {
       const frame = top();
       if (!frame) throw actionError(index, type, '"else" without an open "if"');

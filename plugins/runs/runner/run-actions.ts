@@ -1,8 +1,8 @@
 // Walks the checked program against one page. Decisions:
 // - A log line per action as it starts (info, with its index); a disabled action or block is logged as a
 //   skip (warn); an unknown placeholder is a warn; a failure is logged (error) before it is thrown, so the
-//   caller need not log it again. Lines name actions as a person counts (kernel/action-label.ts).
-// - `set` with an empty value takes the latest output of an action that has one (a `javascript` action),
+//   caller need not log it again. Lines name actions as a person counts (layers/action-label/action-label.ts).
+// - `set` with an empty value takes the latest output of an action that has one (`javascript`, `get_content`),
 //   null (with a warn) when there was none; an undefined output is stored as null. A value that is
 //   exactly one placeholder keeps its type.
 // - foreach counts its matches once, as it starts; each pass then finds the element afresh (its text and
@@ -16,12 +16,14 @@
 // - The extraction script gets `args.vars`, runs after the actions with no limit of its own (the run's
 //   applies) and fails as an ExtractionError.
 import type { Action } from '../../../kernel/contracts/records.js';
-import { actionLabel, actionNumber } from '../../../kernel/action-label.js';
+import { actionLabel, actionNumber } from '../../../layers/action-label/action-label.js';
 import type { BrowserPage } from '../../../kernel/contracts/browser.js';
 import { describeAction } from './describe-action.js';
 import { LOOP_ITEM, condition, userCode } from './page-scripts.js';
 import { parseProgram, type ProgramNode } from './program.js';
-import { evaluateWithin, messageOf, runPageStep, timeoutFor, type Step, type StepEnv } from './steps.js';
+import { runHealingStep } from './healing-step.js';
+import { evaluateWithin, messageOf, timeoutFor, type Step, type StepEnv } from './steps.js';
+import { withFrame } from './web-steps.js';
 import { fillTemplate, fillValue, type LoopScope, type TemplateScope } from './template.js';
 import { ActionError, ExtractionError, actionError, type RunnerHooks, type RunnerInput, type RunnerOutput } from './types.js';
 
@@ -51,6 +53,8 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
       selector: fill(action.selector),
       value: action.type === 'set' ? action.value : fill(action.value),
       key: fill(action.key),
+      target: fill(action.target),
+      frame: fill(action.frame),
       timeoutMs: timeoutFor(action.type, action.timeoutMs),
     };
     const label = actionLabel(index, action.type);
@@ -93,16 +97,21 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
     hooks.actionStarted?.(index, action.type, step.selector);
     if (action.type === 'stop') {
       stopped = true;
+    } else if (action.type === 'pause_for_human') {
+      if (!hooks.pauseForHuman) throw new Error('a run here cannot be handed to a person');
+      await hooks.pauseForHuman(step.value ?? '', action.timeoutMs || undefined, index);
     } else if (action.type === 'set') {
       setVariable(index, action, scope);
     } else {
-      const result = await runPageStep(step, { page, hooks, args: { vars: variables, loop } });
+      // Inside a loop the selectors change with each pass: no healing there.
+      const result = await runHealingStep(index, step, { page, hooks, args: { vars: variables, loop } }, loop ? undefined : hooks.healing);
       if (result.hasOutput) {
         latest = { value: result.output };
         if (input.watch) input.watch.output = latest;
       }
       if (result.capture !== undefined) captures.push(result.capture);
     }
+    await hooks.actionEnded?.(index, action.type);
   }
 
   function setVariable(index: number, action: Action, scope: TemplateScope): void {
@@ -130,7 +139,7 @@ export async function runActions(page: BrowserPage, input: RunnerInput, hooks: R
   async function runLoop(node: Extract<ProgramNode, { kind: 'foreach' }>, outer: LoopScope | null): Promise<void> {
     const { step } = prepare(node.index, node.action, outer);
     const selector = step.selector ?? '';
-    const env: StepEnv = { page, hooks, args: {} };
+    const env = await withFrame(step, { page, hooks, args: {} });
     const what = `the elements matching "${selector}"`;
     let count = -1;
     for (let index = 0; count < 0 || index < count; index++) {

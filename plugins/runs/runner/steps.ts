@@ -11,18 +11,21 @@
 // - scroll: with a selector, its first match is scrolled to the middle of the viewport (after it became
 //   visible); without one, the page scrolls by `value` pixels (negative: up; empty: one viewport height).
 // - screenshot: png, the viewport, or the full page when `value` is `full` (any case).
+// - The actions added later, and `frame`, are in web-steps.ts.
 import type { BrowserPage } from '../../../kernel/contracts/browser.js';
 import { cleanMessage } from './clean-message.js';
+import { runGetContent } from './content-step.js';
 import { guard, sleep, timedOut } from './guard.js';
 import { CARET_AT_END, SCROLL_BY, SCROLL_INTO_VIEW, userCode } from './page-scripts.js';
+import { FILE_TIMEOUTS, isFileStep, runFileStep } from './file-steps.js';
 import { InvalidUrlError, type RunnerHooks } from './types.js';
+import { BACKSTOP_MS, WEB_TIMEOUTS, markNavigations, native as nativeWithin, runWebStep, withFrame } from './web-steps.js';
 
 export const DEFAULT_TIMEOUTS: Readonly<Record<string, number>> = {
   navigate: 30_000, click: 10_000, hover: 10_000, type: 10_000, press: 10_000, wait_selector: 10_000,
-  scroll: 10_000, foreach: 10_000, javascript: 30_000, if: 30_000, screenshot: 30_000,
+  scroll: 10_000, foreach: 10_000, javascript: 30_000, if: 30_000, screenshot: 30_000, ...WEB_TIMEOUTS, ...FILE_TIMEOUTS,
+  get_content: 10_000,
 };
-/** How much later than an engine's own timeout the runner gives up on a primitive that did not return. */
-const BACKSTOP_MS = 1000;
 const MAX_WAIT_MS = 2_147_483_647; // setTimeout's ceiling
 
 /** An action with its placeholders filled (code too, as raw text). */
@@ -31,6 +34,10 @@ export interface Step {
   selector?: string;
   value?: string;
   key?: string;
+  /** drag_and_drop's element to drop onto. */
+  target?: string;
+  /** iframe selectors, outermost first, separated by `>>` (web-steps.ts). */
+  frame?: string;
   /** 0: no limit of its own. */
   timeoutMs: number;
 }
@@ -58,13 +65,15 @@ export function evaluateWithin(env: StepEnv, body: string, args: Record<string, 
   return guard(env.page.evaluate(body, args), env.hooks.signal, ms, () => timedOut(what, ms));
 }
 
-export async function runPageStep(step: Step, env: StepEnv): Promise<StepResult> {
+export async function runPageStep(step: Step, outer: StepEnv): Promise<StepResult> {
+  markNavigations(step, outer.page);
+  const env = await withFrame(step, outer);
   const { page, hooks } = env;
   const t = step.timeoutMs;
   const selector = step.selector ?? '';
   /** A primitive the engine times itself: the runner's clock is only a backstop. */
-  const native = (work: Promise<void>, what: string) =>
-    guard(work, hooks.signal, t && t + BACKSTOP_MS, () => timedOut(what, t));
+  const native = (work: Promise<void>, what: string) => nativeWithin(env, t, work, what);
+  if (isFileStep(step.type)) return runFileStep(step, env, native);
   switch (step.type) {
     case 'navigate': {
       const url = absoluteUrl(step.value ?? '', page.url());
@@ -106,8 +115,10 @@ export async function runPageStep(step: Step, env: StepEnv): Promise<StepResult>
       const png = await guard(page.screenshot({ fullPage, type: 'png' }), hooks.signal, t, () => timedOut('the screenshot', t));
       return { capture: await guard(hooks.saveScreenshot(png, 'png'), hooks.signal) };
     }
+    case 'get_content': return runGetContent(step, env);
     default:
-      throw new Error(`"${step.type}" is not a page action`);
+      await runWebStep(step, env);
+      return {};
   }
 }
 
@@ -117,12 +128,12 @@ export async function runPageStep(step: Step, env: StepEnv): Promise<StepResult>
  * of milliseconds: Playwright's `waitForSelector` loads its selector engine into the page's main world.
  */
 async function caretAtEnd(env: StepEnv, selector: string, t: number): Promise<void> {
-  const focus = `selector "${selector}" to take the focus`;
-  const first = await evaluateWithin(env, CARET_AT_END, { selector, whenVisible: true }, t, focus);
+  // Until the field was seen visible, that is what the action waits for, whichever call the time ran out in.
+  const visible = `selector "${selector}" to be visible`;
+  const first = await evaluateWithin(env, CARET_AT_END, { selector, whenVisible: true }, t, visible);
   if (first === 'focused') return;
-  const what = `selector "${selector}" to be visible`;
-  await guard(env.page.waitForSelector(selector, t), env.hooks.signal, t && t + BACKSTOP_MS, () => timedOut(what, t));
-  if (first === 'wait') await evaluateWithin(env, CARET_AT_END, { selector }, t, focus);
+  await nativeWithin(env, t, env.page.waitForSelector(selector, t), visible);
+  if (first === 'wait') await evaluateWithin(env, CARET_AT_END, { selector }, t, `selector "${selector}" to take the focus`);
 }
 
 function absoluteUrl(value: string, current: string): string {

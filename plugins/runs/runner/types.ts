@@ -1,5 +1,6 @@
-import { capitalActionLabel } from '../../../kernel/action-label.js';
+import { capitalActionLabel } from '../../../layers/action-label/action-label.js';
 import type { Action } from '../../../kernel/contracts/records.js';
+import type { RunnerHealing } from './healing-step.js';
 
 /** What the runner asks of the run around it (the runs plugin provides it). */
 export interface RunnerHooks {
@@ -7,12 +8,25 @@ export interface RunnerHooks {
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, actionIndex?: number): void;
   /** Saves a screenshot capture and resolves to its capture name. */
   saveScreenshot(data: Buffer, ext: 'png' | 'jpg'): Promise<string>;
+  /** A task file for an `upload` action; rejects naming it when the task has none of that name. */
+  taskFile?(name: string): Promise<{ name: string; mimeType: string; buffer: Buffer }>;
+  /** Keeps a finished download (a local file, moved away) as a capture; resolves to the capture's name. */
+  saveDownload?(filePath: string, fileName: string): Promise<string>;
   /** Rejects (and the run fails at that action) when `url` may not be visited (private-network rule). */
   checkNavigation(url: string): Promise<void>;
   /** Told as each action starts (after its log line), with its filled selector: what the live view shows. */
   actionStarted?(index: number, type: string, selector: string | undefined): void;
+  /**
+   * A `pause_for_human` action: the run waits for a person (human-pause.ts) and goes on once resumed; rejects when
+   * no one resumed it in time (the run ends stopped). Absent: the action fails (nothing could hand the page over).
+   */
+  pauseForHuman?(message: string, timeoutMs: number | undefined, actionIndex: number): Promise<void>;
+  /** Told after each action that ended well, before the next (the second-factor check); may wait. */
+  actionEnded?(index: number, type: string): Promise<void>;
   /** Aborted when the run is cancelled or times out: stop issuing actions at once. */
   signal: AbortSignal;
+  /** Fingerprints the elements actions act on and repairs a selector that matches nothing (healing-step.ts). */
+  healing?: RunnerHealing;
 }
 
 export interface RunnerInput {
@@ -44,7 +58,7 @@ export interface RunnerOutput {
   stopped: boolean;
   /** Variables as they were at the end (after `set` actions). */
   variables: Record<string, unknown>;
-  /** Names of the screenshots taken, in order. */
+  /** Names of the screenshots taken and downloads kept, in order. */
   captures: string[];
 }
 

@@ -1,22 +1,24 @@
-import crypto from 'node:crypto';
-import { AUTH_CONTRACT_VERSION, type AuthProvider, type PublicUser } from '../../../kernel/contracts/auth.js';
+import { AUTH_CONTRACT_VERSION, type AuthProvider } from '../../../kernel/contracts/auth.js';
 import { defineProvider } from '../../../kernel/contracts/provider.js';
 import type { UserRecord } from '../../../kernel/contracts/records.js';
 import type { StorageProvider } from '../../../kernel/contracts/storage.js';
 import { Errors } from '../../../kernel/errors.js';
+import { createAccountAdmin, newUserId } from './accounts.js';
 import { API_KEY_MAX_LENGTH, generateApiKey, matchesApiKey, storeApiKey, type StoredApiKey } from './api-key.js';
+import { createNamedKeys } from './named-keys.js';
 import { dummyHash, hashPassword, verifyPassword } from './password.js';
+import { openSession, sessionId, toPublic } from './sessions.js';
 
-const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const API_KEY_SETTING = 'auth.apiKey';
 
-const sessionId = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
-const toPublic = (user: UserRecord): PublicUser => ({ id: user.id, name: user.name, email: user.email });
-
-/** Accounts, sessions and the API key, kept in the configured storage (so every instance shares them). */
+/**
+ * Accounts (the first admin and the team), sessions, the system API key and the named ones, kept in the configured
+ * storage (so every instance shares them).
+ */
 export function createLocalAuth(storage: StorageProvider): AuthProvider {
   // Setup happens once; after that the answer never changes, so it is remembered.
   let initialized = false;
+  const namedKeys = createNamedKeys(storage);
 
   return {
     async isSetupRequired() {
@@ -32,7 +34,7 @@ export function createLocalAuth(storage: StorageProvider): AuthProvider {
         throw Errors.ALREADY_INITIALIZED();
       }
       const user: UserRecord = {
-        id: `usr_${crypto.randomBytes(9).toString('base64url')}`,
+        id: newUserId(),
         name: name.trim(),
         email: email.trim().toLowerCase(),
         passwordHash: await hashPassword(password),
@@ -50,12 +52,7 @@ export function createLocalAuth(storage: StorageProvider): AuthProvider {
       const stand = await dummy;
       const ok = await verifyPassword(password, user?.passwordHash ?? stand);
       if (!user || !ok) throw Errors.INVALID_CREDENTIALS();
-      const token = crypto.randomBytes(32).toString('base64url');
-      const now = Date.now();
-      const expiresAtMs = now + SESSION_TTL_MS;
-      await storage.sessions.put({ id: sessionId(token), userId: user.id, createdAt: new Date(now).toISOString(), expiresAtMs });
-      void storage.sessions.deleteExpired(now).catch(() => undefined);
-      return { user: toPublic(user), token, expiresAtMs };
+      return openSession(storage, user);
     },
 
     async logout(token) {
@@ -85,6 +82,13 @@ export function createLocalAuth(storage: StorageProvider): AuthProvider {
       const stored = await storage.settings.get<StoredApiKey>(API_KEY_SETTING);
       return { configured: stored !== undefined, preview: stored?.preview ?? null };
     },
+
+    createApiKey: namedKeys.create,
+    listApiKeys: namedKeys.list,
+    revokeApiKey: namedKeys.revoke,
+    resolveApiKey: namedKeys.resolve,
+
+    accounts: createAccountAdmin(storage),
   };
 }
 

@@ -1,7 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import type { BrowserHandle } from '../../../kernel/contracts/browser.js';
+import { browserWritableFolder } from '../shared/browser-folder.js';
 import { RecordingSet } from '../shared/context-recording.js';
 import { DevToolsPipe } from '../shared/devtools-pipe.js';
 import { refusalOf } from '../shared/remote-refusal.js';
@@ -17,9 +16,8 @@ export async function launchPlaywright(options: ChromiumLaunchOptions, ffmpegPat
   return driveLaunchedChromium(options, async (launched) => {
     const pipe = new DevToolsPipe(launched.pipe.toBrowser, launched.pipe.fromBrowser, 'object');
     // Playwright's own folder goes in the profile (else one in the system's temporary folder, which a kill -9
-    // leaves behind): removed with it, or at the next start.
-    const artifactsDir = path.join(launched.profileDir, 'playwright-artifacts');
-    await mkdir(artifactsDir);
+    // leaves behind): removed with it, or at the next start. The browser writes downloads into it.
+    const artifactsDir = await browserWritableFolder(launched.profileDir, 'playwright-artifacts-');
     const browser = await chromium.connectOverCDP(pipe, { timeout: options.timeoutMs, artifactsDir });
     return playwrightHandle(browser, ffmpegPath, launched, launched.wsEndpoint);
   });

@@ -20,7 +20,10 @@ export async function openPlaywrightContext(
     viewport,
     userAgent: options.userAgent,
     proxy: options.proxy,
-    acceptDownloads: false, // a run has no use for them, and they would fill the disk unseen
+    // Only for a run that takes downloads (a download action): otherwise they would fill the disk unseen.
+    acceptDownloads: options.acceptDownloads === true,
+    // Its cookies are added below with the others (one cookie mapping); Playwright seeds the local storage.
+    ...(options.storageState?.origins.length ? { storageState: { cookies: [], origins: options.storageState.origins } } : {}),
   });
   if (options.onFailure) {
     const { onFailure } = options;
@@ -31,7 +34,8 @@ export async function openPlaywrightContext(
   let closeAsked = false;
   if (onClosedUnasked) context.on('close', () => { if (!closeAsked) onClosedUnasked(); });
   try {
-    if (options.cookies?.length) await context.addCookies(options.cookies.map(toPlaywrightCookie));
+    const cookies = [...options.cookies ?? [], ...options.storageState?.cookies ?? []];
+    if (cookies.length) await context.addCookies(cookies.map(toPlaywrightCookie));
     if (options.tracePath) await context.tracing.start({ screenshots: true, snapshots: true });
   } catch (error) {
     closeAsked = true;
@@ -46,11 +50,10 @@ export async function openPlaywrightContext(
       await recording.attach(async () => cdpSession(context, page));
       return wrapPlaywrightPage(page);
     },
-    async cookies() {
-      return (await context.cookies()).map((c) => ({
-        name: c.name, value: c.value, domain: c.domain, path: c.path, expires: normaliseExpires(c.expires),
-        httpOnly: c.httpOnly, secure: c.secure, sameSite: c.sameSite,
-      }));
+    cookies: async () => (await context.cookies()).map(fromPlaywrightCookie),
+    async storageState() {
+      const state = await context.storageState();
+      return { cookies: state.cookies.map(fromPlaywrightCookie), origins: state.origins.map(({ origin, localStorage }) => ({ origin, localStorage })) };
     },
     addCookies: (cookies) => context.addCookies(cookies.map(toPlaywrightCookie)),
     async close() {
@@ -75,6 +78,13 @@ async function stopTracing(context: BrowserContext, path: string): Promise<strin
   } catch {
     return undefined;
   }
+}
+
+function fromPlaywrightCookie(c: Awaited<ReturnType<BrowserContext['cookies']>>[number]): BrowserCookie {
+  return {
+    name: c.name, value: c.value, domain: c.domain, path: c.path, expires: normaliseExpires(c.expires),
+    httpOnly: c.httpOnly, secure: c.secure, sameSite: c.sameSite,
+  };
 }
 
 function toPlaywrightCookie(c: BrowserCookie) {

@@ -119,7 +119,7 @@ function puppeteerHandle(
       if (disconnected) queueMicrotask(listener);
       else listeners.push(listener);
     },
-    newContext: (options) => openPuppeteerContext(browser, options, recordings, ffmpegPath, remoteContexts),
+    newContext: (options) => openPuppeteerContext(browser, options, recordings, ffmpegPath, remoteContexts, launched?.profileDir),
     async close() {
       if (!launched) {
         await browser.disconnect(); // remote: the browser is not ours to close

@@ -1,9 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Cookie, CookieData, Page } from 'puppeteer';
 import type { BrowserCookie, ContextHandle, ContextOptions } from '../../../kernel/contracts/browser.js';
 import { checkResponseSize } from '../shared/context-failures.js';
 import { ContextRecording, type RecordingSet } from '../shared/context-recording.js';
 import { DEFAULT_VIEWPORT, normaliseExpires } from '../shared/page-helpers.js';
-import { wrapPuppeteerPage } from './puppeteer-page.js';
+import { readLocalStorage, seedLocalStorage } from './puppeteer-storage-state.js';
+import { watchDownloads, type ContextDownloads } from './puppeteer-downloads.js';
+import { wrapPuppeteerPage, type UploadFolders } from './puppeteer-page.js';
+import { browserWritableFolder } from '../shared/browser-folder.js';
 
 /**
  * A fresh incognito context. Puppeteer sets the proxy per context but viewport, user agent and proxy
@@ -16,12 +22,14 @@ export async function openPuppeteerContext(
   ffmpegPath: string | undefined,
   /** Ids of this connection's open contexts on a remote browser (see launchPuppeteer): added here, removed once closed. */
   remoteContexts?: Set<string>,
+  /** A launched browser's profile, where its downloads go (a folder its user may write to); else the temporary folder. */
+  profileDir?: string,
 ): Promise<ContextHandle> {
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
   const context = await browser.createBrowserContext({
     // Chromium never proxies loopback unless told: proxy everything, as Playwright does.
     ...(options.proxy ? { proxyServer: options.proxy.server, proxyBypassList: ['<-loopback>'] } : {}),
-    downloadBehavior: { policy: 'deny' }, // a run has no use for them, and they would fill the disk unseen
+    downloadBehavior: { policy: 'deny' }, // unless the run takes downloads (below): they would fill the disk unseen
   });
   // A crashed page leaves Puppeteer's pending calls hanging: its 'error' event is the one sign.
   const watched = new WeakSet<Page>();
@@ -37,14 +45,27 @@ export async function openPuppeteerContext(
   });
   const id = context.id;
   if (id !== undefined) remoteContexts?.add(id);
+  let downloads: ContextDownloads | undefined;
   try {
-    if (options.cookies?.length) await context.setCookie(...options.cookies.map(toPuppeteerCookie));
+    const cookies = [...options.cookies ?? [], ...options.storageState?.cookies ?? []];
+    if (cookies.length) await context.setCookie(...cookies.map(toPuppeteerCookie));
+    if (options.storageState) await seedLocalStorage(context, options.storageState.origins);
+    if (options.acceptDownloads && id !== undefined) downloads = await watchDownloads(browser, id, profileDir);
   } catch (error) {
     await context.close().then(() => { if (id !== undefined) remoteContexts?.delete(id); }, () => undefined);
     throw error;
   }
   const recording = new ContextRecording(options.recordVideoDir, ffmpegPath, viewport);
   recordings.add(recording);
+  // Files its pages upload: in the profile of a launched browser (whose user may differ), removed as it closes.
+  const uploadDirs: string[] = [];
+  const uploads: UploadFolders = {
+    async make() {
+      const dir = profileDir ? await browserWritableFolder(profileDir, 'uploads-') : await mkdtemp(path.join(os.tmpdir(), 'taskloom-upload-'));
+      uploadDirs.push(dir);
+      return dir;
+    },
+  };
   return {
     async newPage() {
       const page = await context.newPage();
@@ -60,10 +81,13 @@ export async function openPuppeteerContext(
           on: (event, listener) => { session.on(event as never, listener as never); },
         };
       });
-      return wrapPuppeteerPage(page);
+      return wrapPuppeteerPage(page, downloads, uploads);
     },
     async cookies() {
       return (await context.cookies()).map(fromPuppeteerCookie);
+    },
+    async storageState() {
+      return { cookies: (await context.cookies()).map(fromPuppeteerCookie), origins: await readLocalStorage(context) };
     },
     async addCookies(cookies) {
       if (cookies.length) await context.setCookie(...cookies.map(toPuppeteerCookie));
@@ -76,6 +100,8 @@ export async function openPuppeteerContext(
         recordings.delete(recording);
         await context.close();
         if (id !== undefined) remoteContexts?.delete(id);
+        await downloads?.close();
+        await Promise.all(uploadDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
       }
     },
   };

@@ -26,8 +26,8 @@ export interface Location {
 
 /** The summary fields of a record or an index entry, as a new object. */
 export function summaryOf(source: ExecutionSummary): ExecutionSummary {
-  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs } = source;
-  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs };
+  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs, outcome, changed } = source;
+  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs, ...(outcome === undefined ? {} : { outcome }), ...(changed === undefined ? {} : { changed }) };
 }
 
 /**
@@ -43,6 +43,8 @@ function newEntry(record: ExecutionRecord, startedAtMs: number, seq: number, loc
     trigger: record.trigger,
     startedAt: record.startedAt,
     durationMs: record.durationMs,
+    outcome: record.outcome,
+    changed: record.changed,
     startedAtMs,
     seq,
     offset: location.offset,
@@ -113,7 +115,7 @@ export class ExecutionIndex {
       if (!this.bulk) this.insertSorted(entry);
       return entry;
     }
-    Object.assign(entry, summaryOf(record), { startedAtMs }, location);
+    Object.assign(entry, summaryOf(record), { outcome: record.outcome, changed: record.changed, startedAtMs }, location);
     if (!location.pending) entry.pending = undefined;
     if (resort) this.insertSorted(entry);
     return entry;
@@ -157,7 +159,7 @@ export class ExecutionIndex {
 
   count(query: ExecutionQuery = {}): number {
     const [lo, hi] = this.range(query);
-    if (query.status === undefined && query.taskId === undefined && query.trigger === undefined) return Math.max(0, hi - lo);
+    if (query.status === undefined && query.taskId === undefined && query.trigger === undefined && query.outcome === undefined && query.changed === undefined) return Math.max(0, hi - lo);
     let n = 0;
     for (let i = lo; i < hi; i++) if (matches(this.sorted[i], query)) n += 1;
     return n;
@@ -198,5 +200,7 @@ export class ExecutionIndex {
 
 function matches(entry: IndexEntry, query: ExecutionQuery): boolean {
   return (query.status === undefined || entry.status === query.status) && (query.taskId === undefined || entry.taskId === query.taskId)
-    && (query.trigger === undefined || entry.trigger === query.trigger);
+    && (query.trigger === undefined || entry.trigger === query.trigger)
+    && (query.outcome === undefined || (entry.outcome ?? entry.status) === query.outcome)
+    && (query.changed === undefined || entry.changed === query.changed);
 }

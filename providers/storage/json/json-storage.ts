@@ -1,11 +1,12 @@
 import fs, { constants } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../../kernel/contracts/logger.js';
-import type { StorageProvider } from '../../../kernel/contracts/storage.js';
+import type { HealingDocument, StorageProvider } from '../../../kernel/contracts/storage.js';
 import { Errors } from '../../../kernel/errors.js';
 import { JsonClaimStore } from './claim-store.js';
 import { JsonCounterStore } from './counter-store.js';
 import { DocumentCollection } from './document-collection.js';
+import { JsonDeliveryStore } from './delivery-store.js';
 import { STORE_DIR_MODE, STORE_FILE_MODE, syncDir } from './file-io.js';
 import { JsonExecutionStore } from './execution-store.js';
 import { claimDir } from './open-dirs.js';
@@ -14,7 +15,7 @@ import { JsonSettingsStore } from './settings-store.js';
 import { silentLogger } from './silent-logger.js';
 import { StoreGate, type JournalBacked, type StoreContext } from './store-context.js';
 import { JsonUserStore } from './user-store.js';
-import type { CredentialRecord, TaskRecord } from '../../../kernel/contracts/records.js';
+import type { BrowserStateRecord, CredentialRecord, TaskRecord } from '../../../kernel/contracts/records.js';
 
 export interface JsonStorageOptions {
   /** Every file of the store lives directly in this directory (created when missing). */
@@ -69,8 +70,11 @@ class JsonStorage implements StorageProvider {
   readonly tasks: DocumentCollection<TaskRecord>;
   readonly executions: JsonExecutionStore;
   readonly credentials: DocumentCollection<CredentialRecord>;
+  readonly healing: DocumentCollection<HealingDocument>;
+  readonly browserStates: DocumentCollection<BrowserStateRecord>;
   readonly claims: JsonClaimStore;
   readonly counters: JsonCounterStore;
+  readonly deliveries: JsonDeliveryStore;
   readonly parts: JournalBacked[];
   private closing: Promise<void> | undefined;
 
@@ -84,9 +88,12 @@ class JsonStorage implements StorageProvider {
     this.tasks = new DocumentCollection<TaskRecord>(ctx, 'tasks');
     this.executions = new JsonExecutionStore(ctx);
     this.credentials = new DocumentCollection<CredentialRecord>(ctx, 'credentials');
+    this.healing = new DocumentCollection<HealingDocument>(ctx, 'healing');
+    this.browserStates = new DocumentCollection<BrowserStateRecord>(ctx, 'browser-states');
     this.claims = new JsonClaimStore(ctx);
     this.counters = new JsonCounterStore(ctx.gate);
-    this.parts = [this.users, this.sessions, this.settings, this.tasks, this.executions, this.credentials, this.claims];
+    this.deliveries = new JsonDeliveryStore(ctx);
+    this.parts = [this.users, this.sessions, this.settings, this.tasks, this.executions, this.credentials, this.healing, this.browserStates, this.claims, this.deliveries];
   }
 
   async check(): Promise<void> {

@@ -37,7 +37,16 @@ export function executionFind(query: ExecutionQuery = {}, paged = true): Executi
   if (query.taskId !== undefined) filter.taskId = query.taskId;
   // No field of its own (documents written before the filter existed have none): the summary JSON has it, and a
   // quote inside a string value is always escaped, so this key-value text cannot match inside a task name.
-  if (query.trigger !== undefined) filter.summary = { $regex: `"trigger":"${word('trigger', query.trigger)}"[,}]` };
+  const and: Filter<Stored>[] = [];
+  if (query.trigger !== undefined) and.push({ summary: { $regex: `"trigger":"${word('trigger', query.trigger)}"[,}]` } });
+  if (query.outcome !== undefined) {
+    // Kept in the summary only; a record written before outcomes existed is matched by its status of the same name.
+    const outcome = word('outcome', query.outcome);
+    and.push({ $or: [{ summary: { $regex: `"outcome":"${outcome}"[,}]` } }, { status: outcome, summary: { $not: /"outcome":"/ } }] });
+  }
+  if (query.changed !== undefined) and.push({ summary: { $regex: `"changed":${query.changed === true}[,}]` } });
+  if (and.length === 1) Object.assign(filter, and[0]);
+  if (and.length > 1) filter.$and = and;
   const range: { $gte?: Date; $lte?: Date } = {};
   if (query.from !== undefined) range.$gte = bound('from', query.from);
   if (query.to !== undefined) range.$lte = bound('to', query.to);
@@ -48,8 +57,8 @@ export function executionFind(query: ExecutionQuery = {}, paged = true): Executi
 }
 
 export function summaryOf(record: ExecutionRecord): ExecutionSummary {
-  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs } = record;
-  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs };
+  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs, outcome, changed } = record;
+  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs, ...(outcome === undefined ? {} : { outcome }), ...(changed === undefined ? {} : { changed }) };
 }
 
 /** The queryable fields kept beside a record's JSON. A startedAt that is not a date sorts as 1970, as in the json store. */

@@ -17,10 +17,17 @@ export const INDEXES: Readonly<Record<string, IndexDescription[]>> = {
   ],
   tasks: [{ key: { seq: 1 }, name: 'seq' }],
   credentials: [{ key: { seq: 1 }, name: 'seq' }],
+  healing: [{ key: { seq: 1 }, name: 'seq' }],
+  browser_states: [{ key: { seq: 1 }, name: 'seq' }],
   executions: [
     { key: { startedAt: -1, seq: -1 }, name: 'startedAt' },
     { key: { status: 1, startedAt: -1, seq: -1 }, name: 'status_startedAt' },
     { key: { taskId: 1, startedAt: -1, seq: -1 }, name: 'taskId_startedAt' },
+  ],
+  // Webhook deliveries: the senders' look-up of due ones, and the log newest first.
+  deliveries: [
+    { key: { status: 1, nextAttemptMs: 1 }, name: 'status_nextAttemptMs' },
+    { key: { createdAt: -1, seq: -1 }, name: 'createdAt' },
   ],
   // Task imports staged for an all-or-nothing write (batch-write.ts), read back in order.
   batch_docs: [{ key: { batch: 1, i: 1 }, name: 'batch_i' }],

@@ -1,13 +1,14 @@
 import { MongoClient, type Db } from 'mongodb';
 import type { Logger } from '../../../kernel/contracts/logger.js';
-import type { StorageProvider } from '../../../kernel/contracts/storage.js';
-import type { CredentialRecord, TaskRecord } from '../../../kernel/contracts/records.js';
+import type { HealingDocument, StorageProvider } from '../../../kernel/contracts/storage.js';
+import type { BrowserStateRecord, CredentialRecord, TaskRecord } from '../../../kernel/contracts/records.js';
 import { Errors } from '../../../kernel/errors.js';
 import { answerWithin } from '../shared/answer-within.js';
 import { MongoClaimStore } from './claim-store.js';
 import { MongoCounterStore } from './counter-store.js';
 import { mongoClientOptions, type MongoTimeouts } from './client-options.js';
 import type { MongoContext } from './context.js';
+import { MongoDeliveryStore } from './delivery-store.js';
 import { MongoDocuments } from './document-collection.js';
 import { MongoExecutionStore } from './execution-store.js';
 import { Gate } from './gate.js';
@@ -41,8 +42,11 @@ export class MongoStorage implements StorageProvider {
   readonly tasks: MongoDocuments<TaskRecord>;
   readonly executions: MongoExecutionStore;
   readonly credentials: MongoDocuments<CredentialRecord>;
+  readonly healing: MongoDocuments<HealingDocument>;
+  readonly browserStates: MongoDocuments<BrowserStateRecord>;
   readonly claims: MongoClaimStore;
   readonly counters: MongoCounterStore;
+  readonly deliveries: MongoDeliveryStore;
 
   constructor(private readonly options: MongoStorageOptions) {
     const { hosts, database, secrets } = parseMongoUrl(options.url);
@@ -62,8 +66,11 @@ export class MongoStorage implements StorageProvider {
     this.tasks = new MongoDocuments<TaskRecord>(ctx, 'tasks');
     this.executions = new MongoExecutionStore(ctx);
     this.credentials = new MongoDocuments<CredentialRecord>(ctx, 'credentials');
+    this.healing = new MongoDocuments<HealingDocument>(ctx, 'healing');
+    this.browserStates = new MongoDocuments<BrowserStateRecord>(ctx, 'browser_states');
     this.claims = new MongoClaimStore(ctx);
     this.counters = new MongoCounterStore(ctx);
+    this.deliveries = new MongoDeliveryStore(ctx);
   }
 
   check(): Promise<void> {

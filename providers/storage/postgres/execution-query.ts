@@ -35,6 +35,9 @@ export function executionSql(query: ExecutionQuery = {}, paged = true): Executio
   if (query.status !== undefined) add('status', '=', query.status);
   if (query.taskId !== undefined) add('task_id', '=', query.taskId);
   if (query.trigger !== undefined) add('trigger', '=', query.trigger);
+  // Kept in the summary only; a record written before outcomes existed is matched by its status of the same name.
+  if (query.outcome !== undefined) add("COALESCE(summary->>'outcome', status)", '=', query.outcome);
+  if (query.changed !== undefined) add("summary->>'changed'", '=', String(query.changed === true));
   if (query.from !== undefined) add('started_at', '>=', bound('from', query.from));
   if (query.to !== undefined) add('started_at', '<=', bound('to', query.to));
   let page = '';
@@ -50,8 +53,8 @@ export function executionSql(query: ExecutionQuery = {}, paged = true): Executio
 }
 
 export function summaryOf(record: ExecutionRecord): ExecutionSummary {
-  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs } = record;
-  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs };
+  const { executionId, taskId, taskName, status, trigger, startedAt, durationMs, outcome, changed } = record;
+  return { executionId, taskId, taskName, status, trigger, startedAt, durationMs, ...(outcome === undefined ? {} : { outcome }), ...(changed === undefined ? {} : { changed }) };
 }
 
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);

@@ -1,9 +1,10 @@
 import type { Logger } from '../../../kernel/contracts/logger.js';
-import type { StorageProvider } from '../../../kernel/contracts/storage.js';
+import type { HealingDocument, StorageProvider } from '../../../kernel/contracts/storage.js';
 import { Errors, TaskloomError } from '../../../kernel/errors.js';
 import { PgClaimStore } from './claim-store.js';
 import { PgCounterStore } from './counter-store.js';
 import { Database } from './database.js';
+import { PgDeliveryStore } from './delivery-store.js';
 import { DocumentTable } from './document-table.js';
 import { PgExecutionStore } from './execution-store.js';
 import { timestampOf } from './json-doc.js';
@@ -12,7 +13,7 @@ import { scrub } from './redact.js';
 import { PgSessionStore } from './session-store.js';
 import { PgSettingsStore } from './settings-store.js';
 import { PgUserStore } from './user-store.js';
-import type { CredentialRecord, TaskRecord } from '../../../kernel/contracts/records.js';
+import type { BrowserStateRecord, CredentialRecord, TaskRecord } from '../../../kernel/contracts/records.js';
 
 export interface PostgresStorageOptions {
   /** A postgres:// URL (DATABASE_URL). Its password never appears in a log line or an error. */
@@ -43,8 +44,11 @@ export class PostgresStorage implements StorageProvider {
   readonly tasks: DocumentTable<TaskRecord>;
   readonly executions: PgExecutionStore;
   readonly credentials: DocumentTable<CredentialRecord>;
+  readonly healing: DocumentTable<HealingDocument>;
+  readonly browserStates: DocumentTable<BrowserStateRecord>;
   readonly claims: PgClaimStore;
   readonly counters: PgCounterStore;
+  readonly deliveries: PgDeliveryStore;
 
   constructor(private readonly options: PostgresStorageOptions) {
     this.db = new Database({ ...options, logger: options.logger ?? silent });
@@ -57,8 +61,11 @@ export class PostgresStorage implements StorageProvider {
     ]);
     this.executions = new PgExecutionStore(this.db);
     this.credentials = new DocumentTable<CredentialRecord>(this.db, 'credentials');
+    this.healing = new DocumentTable<HealingDocument>(this.db, 'healing');
+    this.browserStates = new DocumentTable<BrowserStateRecord>(this.db, 'browser_states');
     this.claims = new PgClaimStore(this.db);
     this.counters = new PgCounterStore(this.db);
+    this.deliveries = new PgDeliveryStore(this.db);
   }
 
   /** The server's clock (clock_timestamp(): the time now, not the transaction's start). */

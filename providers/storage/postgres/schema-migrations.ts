@@ -73,4 +73,43 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX counters_expires_at_idx ON counters (expires_at);
     `,
   },
+  {
+    version: 4,
+    name: 'healing',
+    sql: `
+      -- Each task's fingerprints and selector repairs (storage contract 2.4), keyed by task id.
+      CREATE TABLE healing (id text PRIMARY KEY, seq bigserial NOT NULL, doc json NOT NULL);
+      CREATE INDEX healing_seq_idx ON healing (seq);
+    `,
+  },
+  // Migrations apply by number; gaps are allowed.
+  {
+    version: 5,
+    name: 'webhook deliveries',
+    sql: `
+      CREATE TABLE deliveries (
+        id text PRIMARY KEY,
+        seq bigserial NOT NULL,
+        status text NOT NULL,
+        next_attempt_ms bigint NOT NULL,
+        endpoint_id text,
+        event text NOT NULL,
+        created_at timestamptz,
+        settled_at timestamptz,
+        doc json NOT NULL
+      );
+      -- The senders' look-up of due deliveries, and the log's pages newest first.
+      CREATE INDEX deliveries_due_idx ON deliveries (next_attempt_ms) WHERE status = 'pending';
+      CREATE INDEX deliveries_created_at_idx ON deliveries (created_at DESC, seq DESC);
+    `,
+  },
+  {
+    version: 6,
+    name: 'browser states',
+    sql: `
+      -- Named browser states (storage contract 2.8), keyed by name; each doc's state is sealed by the service.
+      CREATE TABLE browser_states (id text PRIMARY KEY, seq bigserial NOT NULL, doc json NOT NULL);
+      CREATE INDEX browser_states_seq_idx ON browser_states (seq);
+    `,
+  },
 ];

@@ -32,7 +32,7 @@ describe('json store file modes', () => {
       await storage.close();
     }
     const files = await modes(dir);
-    assert.deepEqual(Object.keys(files), ['claims.jsonl', 'credentials.jsonl', 'executions.jsonl', 'sessions.jsonl', 'settings.jsonl', 'tasks.jsonl', 'users.jsonl']);
+    assert.deepEqual(Object.keys(files), ['browser-states.jsonl', 'claims.jsonl', 'credentials.jsonl', 'deliveries.jsonl', 'executions.jsonl', 'healing.jsonl', 'sessions.jsonl', 'settings.jsonl', 'tasks.jsonl', 'users.jsonl']);
     assert.deepEqual(new Set(Object.values(files)), new Set(['600']), JSON.stringify(files));
     assert.equal((await modeOf(dir)).toString(8), '700');
     assert.equal((await modeOf(dataDir)).toString(8), '755', 'DATA_DIR itself is left as it was');

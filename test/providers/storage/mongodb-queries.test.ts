@@ -49,6 +49,35 @@ describe('mongodb execution queries', () => {
     assert.throws(() => executionFind({ trigger: 'a.*' as never }), /executions: trigger must be a word/);
   });
 
+  it('matches an outcome in the summary JSON, or the status of the same name when the record has none (older records)', () => {
+    // The operators the filter uses, evaluated as MongoDB does over the copied fields.
+    const evaluate = (doc: Record<string, unknown>, filter: Record<string, unknown>): boolean => Object.entries(filter).every(([key, condition]) => {
+      if (key === '$and') return (condition as Record<string, unknown>[]).every((part) => evaluate(doc, part));
+      if (key === '$or') return (condition as Record<string, unknown>[]).some((part) => evaluate(doc, part));
+      const value = doc[key];
+      if (typeof condition === 'string') return value === condition;
+      const { $regex, $not } = condition as { $regex?: string; $not?: RegExp };
+      if ($regex !== undefined) return new RegExp($regex).test(String(value));
+      return !$not!.test(String(value));
+    });
+    const matches = (query: Parameters<typeof executionFind>[0], overrides: Parameters<typeof makeExecution>[0]) =>
+      evaluate(executionFields(makeExecution(overrides)), executionFind(query).filter as Record<string, unknown>);
+    assert.equal(matches({ outcome: 'anti_bot' }, { status: 'error', outcome: 'anti_bot' }), true);
+    assert.equal(matches({ outcome: 'error' }, { status: 'error', outcome: 'anti_bot' }), false);
+    assert.equal(matches({ outcome: 'error' }, { status: 'error' }), true);
+    assert.equal(matches({ outcome: 'anti_bot' }, { status: 'error', taskName: '"outcome":"anti_bot"' }), false);
+    assert.equal(matches({ outcome: 'stopped', trigger: 'api' }, { status: 'success', outcome: 'stopped', trigger: 'api' }), true);
+    assert.equal(matches({ outcome: 'stopped', trigger: 'schedule' }, { status: 'success', outcome: 'stopped', trigger: 'api' }), false);
+    assert.throws(() => executionFind({ outcome: 'a|b' as never }), /executions: outcome must be a word/);
+    // Contract 2.7: `changed` true or false in the summary JSON; a record without it matches neither.
+    assert.equal(matches({ changed: true }, { status: 'success', changed: true }), true);
+    assert.equal(matches({ changed: false }, { status: 'success', changed: true }), false);
+    assert.equal(matches({ changed: false }, { status: 'success', changed: false }), true);
+    assert.equal(matches({ changed: false }, { status: 'success' }), false);
+    assert.equal(matches({ changed: true }, { status: 'success', taskName: '"changed":true' }), false);
+    assert.equal(matches({ changed: true, outcome: 'success' }, { status: 'success', outcome: 'success', changed: true }), true);
+  });
+
   it('copies the queryable fields of a record, with its summary as JSON', () => {
     const record = makeExecution({ status: 'running', taskId: 'task-9', startedAt: at(3) });
     const fields = executionFields(record);

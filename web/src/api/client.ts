@@ -27,12 +27,17 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra request headers (e.g. `Prefer: respond-async`). */
   headers?: Record<string, string>;
+  /** Sees the response headers of a success (e.g. a task's ETag). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  let payload: string | undefined;
-  if (body !== undefined) {
+  let payload: string | Blob | undefined;
+  if (body instanceof Blob) { // a file, sent as the raw body (task files)
+    headers['content-type'] = body.type || 'application/octet-stream';
+    payload = body;
+  } else if (body !== undefined) {
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }
@@ -58,6 +63,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     if (response.status === 401 && !options.quiet401) for (const listener of unauthorizedListeners) listener(error);
     throw error;
   }
+  options.onHeaders?.(response.headers);
   return parsed as T;
 }
 

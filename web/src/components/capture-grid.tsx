@@ -2,7 +2,7 @@ import type { Capture } from '../api/types';
 import { formatDate, formatSize } from '../lib/format';
 
 /**
- * Screenshots and recordings; the files are served only to a signed-in browser (same-origin cookie). With
+ * Screenshots, recordings and downloads (a link to the file); the files are served only to a signed-in browser (same-origin cookie). With
  * `onOpen`, a screenshot opens in the viewer instead of a new tab.
  */
 export function CaptureGrid(props: { captures: Capture[]; onDelete?: (capture: Capture) => void; onOpen?: (index: number) => void }) {
@@ -12,7 +12,9 @@ export function CaptureGrid(props: { captures: Capture[]; onDelete?: (capture: C
         const image = <img src={capture.url} loading="lazy" alt={`Screenshot ${capture.name}`} />;
         return (
           <li key={capture.name} class="capture card">
-            {capture.type === 'recording'
+            {capture.type === 'download'
+              ? <a href={capture.url} download={capture.fileName} class="capture-file">{capture.fileName ?? capture.name}</a>
+              : capture.type === 'recording'
               ? <video src={capture.url} controls preload="metadata" aria-label={`Recording ${capture.name}`} />
               : props.onOpen
                 ? <button type="button" class="capture-open" aria-label={`View ${capture.name} full size`} onClick={() => props.onOpen!(index)}>{image}</button>

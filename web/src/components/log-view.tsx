@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { actionNumber } from '../../../kernel/action-label.js';
+import { actionNumber } from '../../../layers/action-label/action-label.js';
 import type { LogLine } from '../api/types';
 
 const time = (at: string) => {

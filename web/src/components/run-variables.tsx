@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Task } from '../api/types';
 import type { RunRequest } from '../lib/use-run';
 import { Modal } from './dialogs';
+import { BrowserStatePicker } from './browser-state-picker';
 import { CheckField, TextField } from './ui';
 
 const PLACEHOLDER = /\{\$([A-Za-z0-9_][\w.-]*)\}/g;
@@ -41,10 +42,11 @@ export function RunVariablesDialog(props: { task: Pick<Task, 'url' | 'actions' |
   const fields = variablesOf(props.task);
   const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, shown(f.value)])));
   const [trace, setTrace] = useState(false);
+  const [browserState, setBrowserState] = useState('');
   const submit = (event: Event) => {
     event.preventDefault();
     const variables = Object.fromEntries(fields.map((f) => [f.name, valueOf(texts[f.name] ?? '', f.value)]));
-    props.onRun({ ...(fields.length > 0 ? { variables } : {}), ...(trace ? { trace } : {}) });
+    props.onRun({ ...(fields.length > 0 ? { variables } : {}), ...(trace ? { trace } : {}), ...(browserState ? { browserState } : {}) });
     props.onClose();
   };
   return (
@@ -56,6 +58,8 @@ export function RunVariablesDialog(props: { task: Pick<Task, 'url' | 'actions' |
             onValue={(text) => setTexts((all) => ({ ...all, [f.name]: text }))} />
         ))}
         <CheckField label="Record a Playwright trace of this run" checked={trace} onChecked={setTrace} />
+        <BrowserStatePicker label="Browser state" none="The task's own" value={browserState} onValue={setBrowserState}
+          hint="Start this run logged in with a saved login instead of the task's choice" />
         <div class="actions-row">
           <button type="button" class="btn ghost" onClick={props.onClose}>Cancel</button>
           <button type="submit" class="btn primary">Run</button>

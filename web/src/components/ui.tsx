@@ -108,6 +108,13 @@ export function StatusBadge(props: { status: string }) {
   return <span class={`badge status-${props.status}`}>{props.status}</span>;
 }
 
+/** How a run ended when that says more than its status (stopped, crashed, anti_bot...); nothing otherwise. */
+export function OutcomeBadge(props: { status: string; outcome?: string }) {
+  if (!props.outcome || props.outcome === props.status) return null;
+  // The space before it comes with it: a cell without an outcome badge ends at its status.
+  return <>{' '}<span class={`badge outcome-${props.outcome}`} title="outcome">{props.outcome}</span></>;
+}
+
 export function PageHeader(props: { title: string; children?: ComponentChildren }) {
   return (
     <header class="page-header">

@@ -18,6 +18,8 @@ type Queued = Pick<Execution, 'executionId' | 'taskId' | 'status'>;
 export interface RunRequest {
   variables?: Record<string, unknown>;
   trace?: boolean;
+  /** A named browser state this run starts from, instead of the task's. */
+  browserState?: string;
 }
 
 const UNFINISHED: ExecutionStatus[] = ['queued', 'running'];

@@ -1,12 +1,15 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { del, get, post, query, seg } from '../api/client';
 import type { Execution, Task, TaskListEntry } from '../api/types';
 import { announce, confirmAction } from '../components/dialogs';
 import { Button, Empty, ErrorBox, Loading, PageHeader, StatusBadge } from '../components/ui';
 import { formatDate } from '../lib/format';
+import { canChange } from '../lib/role';
 import { linkClick, navigate } from '../lib/router';
+import { useRowWindow } from '../lib/row-window';
 import { scheduleSummary } from '../lib/schedule-text';
 import { useAction, useAsync } from '../lib/use-async';
+import { TasksImport } from './tasks-import';
 
 /** Latest run per task, from the 50 newest executions (one request, not one per task; older runs show as the schedule's lastRun). */
 async function lastRuns(): Promise<Map<string, Execution>> {
@@ -16,11 +19,34 @@ async function lastRuns(): Promise<Map<string, Execution>> {
   return map;
 }
 
+/** A run's start to the minute, to fit the one-line cell (the cell's title has it to the second). */
+function shortDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * `load`, called once now: the screen asks for its data while it first renders, not after its first paint (when
+ * effects run, up to 100 ms later); a reload asks again.
+ */
+function startedNow<T>(load: () => Promise<T>): () => Promise<T> {
+  let early: Promise<T> | undefined = load();
+  early.catch(() => undefined); // its error is shown once useAsync takes it, not reported as unhandled before
+  return () => {
+    const answer = early ?? load();
+    early = undefined;
+    return answer;
+  };
+}
+
 export function TasksScreen() {
-  const tasks = useAsync(() => get<{ tasks: TaskListEntry[] }>('/api/tasks/list').then((r) => r.tasks), []);
-  const runs = useAsync(lastRuns, []);
+  const loadTasks = useMemo(() => startedNow(() => get<{ tasks: TaskListEntry[] }>('/api/tasks/list').then((r) => r.tasks)), []);
+  const loadRuns = useMemo(() => startedNow(lastRuns), []);
+  const tasks = useAsync(loadTasks, []);
+  const runs = useAsync(loadRuns, []);
   const [search, setSearch] = useState('');
   const action = useAction();
+  const body = useRef<HTMLTableSectionElement>(null);
 
   const shown = useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -28,6 +54,9 @@ export function TasksScreen() {
     if (!needle) return list;
     return list.filter((t) => [t.name, t.description ?? '', t.url, t.mode].some((s) => s.toLowerCase().includes(needle)));
   }, [tasks.data, search]);
+  // Only the rows in and near the viewport are drawn (see lib/row-window.ts); the table tells assistive technology
+  // how many rows there are (aria-rowcount) and where each drawn one is (aria-rowindex, the header being row 1).
+  const rows = useRowWindow(shown.length, body);
 
   const duplicate = async (entry: TaskListEntry) => {
     const copy = await action.run(async () => {
@@ -53,8 +82,10 @@ export function TasksScreen() {
   return (
     <section aria-labelledby="page-title">
       <PageHeader title="Tasks">
-        <Button variant="primary" onClick={() => navigate('/tasks/new')}>New task</Button>
+        {canChange() && <Button onClick={() => navigate('/tasks/new-monitor')}>New monitor</Button>}
+        {canChange() && <Button variant="primary" onClick={() => navigate('/tasks/new')}>New task</Button>}
       </PageHeader>
+      {canChange() && <TasksImport onImported={tasks.reload} />}
       <div class="filters">
         <label for="task-search">Search tasks</label>
         <input id="task-search" type="search" value={search} placeholder="Name, description, URL or mode"
@@ -68,32 +99,40 @@ export function TasksScreen() {
       {tasks.data && tasks.data.length > 0 && shown.length === 0 && <Empty>No task matches “{search}”.</Empty>}
       {shown.length > 0 && (
         <div class="table-wrap">
-          <table class="data-table tasks-table">
+          <table class="data-table tasks-table" aria-rowcount={shown.length + 1} tabIndex={-1}>
             <caption class="sr-only">Tasks</caption>
+            <colgroup>
+              <col class="col-name" /><col /><col class="col-url" /><col class="col-mode" />
+              <col class="col-schedule" /><col class="col-last" /><col class="col-actions" />
+            </colgroup>
             <thead>
-              <tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">URL</th><th scope="col">Mode</th>
+              <tr aria-rowindex={1}><th scope="col">Name</th><th scope="col">Description</th><th scope="col">URL</th><th scope="col">Mode</th>
                 <th scope="col">Schedule</th><th scope="col">Last run</th><th scope="col"><span class="sr-only">Actions</span></th></tr>
             </thead>
-            <tbody>
-              {shown.map((task) => {
+            <tbody ref={body}>
+              {rows.before > 0 && <tr class="row-spacer" aria-hidden="true"><td colSpan={7} style={{ height: `${rows.before}px` }} /></tr>}
+              {shown.slice(rows.start, rows.end).map((task, i) => {
                 const last = runs.data?.get(task.id);
+                const schedule = scheduleSummary(task.schedule);
+                const lastRun = last ? `${last.status}, ${formatDate(last.startedAt)}` : task.schedule?.lastRun ? formatDate(task.schedule.lastRun) : 'never';
                 return (
-                  <tr key={task.id}>
-                    <th scope="row"><a href={`/tasks/${seg(task.id)}`} onClick={linkClick}>{task.name}</a></th>
-                    <td class="desc">{task.description ?? <span class="muted">—</span>}</td>
+                  <tr key={task.id} data-row aria-rowindex={rows.start + i + 2}>
+                    <th scope="row" title={task.name}><div class="clamp"><a href={`/tasks/${seg(task.id)}`} onClick={linkClick}>{task.name}</a></div></th>
+                    <td class="desc" title={task.description}>{task.description ? <div class="clamp">{task.description}</div> : <span class="muted">—</span>}</td>
                     <td class="url" title={task.url}>{task.url}</td>
                     <td><span class="badge">{task.mode}</span></td>
-                    <td>{scheduleSummary(task.schedule)}</td>
-                    <td>{last
-                      ? <a href={`/executions/${seg(last.executionId)}`} onClick={linkClick}><StatusBadge status={last.status} /> <span class="muted">{formatDate(last.startedAt)}</span></a>
-                      : task.schedule?.lastRun ? formatDate(task.schedule.lastRun) : <span class="muted">never</span>}</td>
+                    <td title={schedule}>{schedule}</td>
+                    <td title={lastRun}>{last
+                      ? <a href={`/executions/${seg(last.executionId)}`} onClick={linkClick}><StatusBadge status={last.status} /> <span class="muted">{shortDate(last.startedAt)}</span></a>
+                      : task.schedule?.lastRun ? shortDate(task.schedule.lastRun) : <span class="muted">never</span>}</td>
                     <td class="row-actions">
-                      <Button variant="ghost" onClick={() => void duplicate(task)} aria-label={`Duplicate ${task.name}`}>Duplicate</Button>
-                      <Button variant="ghost" class="danger-text" onClick={() => void remove(task)} aria-label={`Delete ${task.name}`}>Delete</Button>
+                      {canChange() && <Button variant="ghost" onClick={() => void duplicate(task)} aria-label={`Duplicate ${task.name}`}>Duplicate</Button>}
+                      {canChange() && <Button variant="ghost" class="danger-text" onClick={() => void remove(task)} aria-label={`Delete ${task.name}`}>Delete</Button>}
                     </td>
                   </tr>
                 );
               })}
+              {rows.after > 0 && <tr class="row-spacer" aria-hidden="true"><td colSpan={7} style={{ height: `${rows.after}px` }} /></tr>}
             </tbody>
           </table>
         </div>

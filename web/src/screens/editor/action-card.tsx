@@ -1,4 +1,4 @@
-import { actionLabel, actionNumber } from '../../../../kernel/action-label.js';
+import { actionLabel, actionNumber } from '../../../../layers/action-label/action-label.js';
 import type { Action } from '../../api/types';
 import { CheckField, Field } from '../../components/ui';
 import { actionSummary, specOf, type FieldSpec } from './action-types';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { actionLabel } from '../../../../kernel/action-label.js';
+import { actionLabel } from '../../../../layers/action-label/action-label.js';
 import type { Action } from '../../api/types';
 import { announce } from '../../components/dialogs';
 import { ActionCard } from './action-card';

@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../../api/client';
 import type { Credential, ProxySettings, Task } from '../../api/types';
+import { BrowserStatePicker } from '../../components/browser-state-picker';
 import { TablePicker } from '../../components/table-picker';
 import { Button, CheckField, ErrorBox, Field, SelectField, TextField } from '../../components/ui';
 import { useAction, useAsync } from '../../lib/use-async';
+import { ExtractEditor, extractOf } from './extract-editor';
 
 const num = (text: string) => (text === '' ? undefined : Math.max(1, Math.round(Number(text))) || undefined);
 
@@ -23,7 +25,8 @@ export function OptionsTab(props: { task: Task; onChange: (patch: Partial<Task>)
 
   return (
     <div class="options">
-      <section aria-labelledby="script-title">
+      <ExtractEditor task={task} onChange={props.onChange} />
+      {!extractOf(task) && task.mode !== 'http' && <section aria-labelledby="script-title">
         <h2 id="script-title">Extraction script</h2>
         <Field label="Script" hint="A JavaScript function body run in the page after the actions; what it returns becomes the run's data.">
           {(id, described) => (
@@ -38,7 +41,7 @@ export function OptionsTab(props: { task: Task; onChange: (patch: Partial<Task>)
           </button>
         </form>
         <ErrorBox error={generate.error} what="The script generator" />
-      </section>
+      </section>}
 
       <section aria-labelledby="run-options-title">
         <h2 id="run-options-title">Run options</h2>
@@ -55,6 +58,18 @@ export function OptionsTab(props: { task: Task; onChange: (patch: Partial<Task>)
           onChecked={(on) => props.onChange({ screenshotOnFailure: on ? undefined : false })} />
         <CheckField label="Record a Playwright trace of every run (Playwright engine only)" checked={task.trace === true}
           onChecked={(on) => props.onChange({ trace: on || undefined })} />
+        <SelectField label="When a selector matches nothing (healing)" value={typeof task.healing === 'string' ? task.healing : 'propose'}
+          hint="propose: repair the run and propose the new selector for review (Repairs tab); apply: save it as a new version at once; off: fail"
+          onValue={(v) => props.onChange({ healing: v === 'propose' ? undefined : v as Task['healing'] })}
+          options={[['propose', 'Repair and propose (default)'], ['apply', 'Repair and save a version'], ['off', 'Fail (no healing)']]} />
+        <CheckField label="Check before each action that its element is still the one it was (healing)" checked={task.healingCheck === true}
+          onChecked={(on) => props.onChange({ healingCheck: on || undefined })} />
+        <BrowserStatePicker label="Start from browser state" none="None (the shared cookie jar)" value={typeof task.browserState === 'string' ? task.browserState : ''}
+          hint="Runs start logged in with this saved login (Browser states view); a run may choose another"
+          onValue={(v) => props.onChange({ browserState: v || undefined })} />
+        <TextField label="Save browser state as" value={typeof task.saveBrowserState === 'string' ? task.saveBrowserState : ''} maxLength={64}
+          hint="A run that succeeds saves its cookies and local storage under this name" placeholder="not saved"
+          onValue={(v) => props.onChange({ saveBrowserState: v || undefined })} />
         <CheckField label="Rotate proxies" checked={task.rotateProxies === true} onChecked={(on) => props.onChange({ rotateProxies: on || undefined })} />
         <SelectField label="Proxy" value={task.proxyId ?? ''} onValue={(v) => props.onChange({ proxyId: v || undefined })}
           options={[['', 'Default (from Settings)'], ...(proxies.data?.proxies ?? []).map((p): [string, string] => [p.id, p.label ? `${p.label} (${p.server})` : p.server])]} />

@@ -1,4 +1,4 @@
-import { runErrorText } from '../../../../kernel/action-label.js';
+import { runErrorText } from '../../../../layers/action-label/action-label.js';
 import type { Task } from '../../api/types';
 import { CaptureGrid } from '../../components/capture-grid';
 import { LogView } from '../../components/log-view';

@@ -1,9 +1,10 @@
 import { useRef, useState } from 'preact/hooks';
-import { actionLabel, runErrorText } from '../../../../kernel/action-label.js';
+import { actionLabel, runErrorText } from '../../../../layers/action-label/action-label.js';
 import { post } from '../../api/client';
 import type { RunToHereAnswer, Task } from '../../api/types';
 import { LogView } from '../../components/log-view';
 import { ResultData } from '../../components/result-data';
+import { LiveView } from '../studio/live-view';
 import { Button, ErrorBox, StatusBadge } from '../../components/ui';
 import { formatDuration } from '../../lib/format';
 import { editableFields } from './task-draft';
@@ -11,6 +12,8 @@ import { editableFields } from './task-draft';
 export interface RunToHereState {
   actionIndex: number;
   busy: boolean;
+  /** The id its live view streams under while it runs. */
+  liveId: string;
   answer?: RunToHereAnswer;
   error?: unknown;
 }
@@ -23,14 +26,16 @@ export function useRunToHere() {
     running.current?.abort();
     const controller = new AbortController();
     running.current = controller;
-    setState({ actionIndex, busy: true });
+    // Any id of 16 or more letters and digits: this one is random, so no other run to here holds it.
+    const liveId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+    setState({ actionIndex, busy: true, liveId });
     try {
-      const answer = await post<RunToHereAnswer>('/api/tasks/run-to-here', { task: editableFields(task), actionIndex }, { signal: controller.signal });
-      if (running.current === controller) setState({ actionIndex, busy: false, answer });
+      const answer = await post<RunToHereAnswer>('/api/tasks/run-to-here', { task: editableFields(task), actionIndex, liveId }, { signal: controller.signal });
+      if (running.current === controller) setState({ actionIndex, busy: false, liveId, answer });
     } catch (error) {
       if (running.current !== controller) return;
       const stopped = (error as Error).name === 'AbortError';
-      setState({ actionIndex, busy: false, ...(stopped ? {} : { error }) });
+      setState({ actionIndex, busy: false, liveId, ...(stopped ? {} : { error }) });
     }
   };
   const stop = () => running.current?.abort();
@@ -42,7 +47,7 @@ export function useRunToHere() {
   return { state, start, stop, close };
 }
 
-/** The page, variables, last output and log where "Run to here" stopped. */
+/** The page live while "Run to here" runs; then the page, variables, last output and log where it stopped. */
 export function RunToHerePanel(props: { state: RunToHereState; onStop: () => void; onClose: () => void }) {
   const { state } = props;
   const { answer } = state;
@@ -62,6 +67,7 @@ export function RunToHerePanel(props: { state: RunToHereState; onStop: () => voi
         </div>
       </header>
       <ErrorBox error={state.error} what="Run to here" />
+      {state.busy && <LiveView path={`/api/tasks/run-to-here/${state.liveId}/live`} />}
       {answer?.error && <div class="error-box" role="alert"><strong>Failed</strong>: {runErrorText(answer.error)}</div>}
       {answer?.screenshot && (
         <figure class="failure-shot">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { actionLabel, actionNumber } from '../../../../kernel/action-label.js';
+import { actionLabel, actionNumber } from '../../../../layers/action-label/action-label.js';
 import { post } from '../../api/client';
 import type { SelectorCandidate, Task } from '../../api/types';
 import { Modal } from '../../components/dialogs';

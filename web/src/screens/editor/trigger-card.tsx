@@ -5,6 +5,7 @@ const MODES: Array<[string, string]> = [
   ['agent', 'agent: run the actions in a browser'],
   ['scrape', 'scrape: load the URL and run only the extraction script'],
   ['headful', 'headful: run in the visible headful session'],
+  ['http', 'http: fetch the URL without a browser and apply the field mapping'],
 ];
 
 /** The start of the canvas: where the run begins and how. */

@@ -1,4 +1,4 @@
-import { runErrorText } from '../../../../kernel/action-label.js';
+import { runErrorText } from '../../../../layers/action-label/action-label.js';
 import { useState } from 'preact/hooks';
 import { del, get, query, seg } from '../../api/client';
 import type { Capture, Execution } from '../../api/types';
@@ -7,14 +7,17 @@ import { announce, confirmAction } from '../../components/dialogs';
 import { LogView } from '../../components/log-view';
 import { ResultData } from '../../components/result-data';
 import { Button, ErrorBox, Loading, StatusBadge } from '../../components/ui';
-import { formatDate, formatDuration } from '../../lib/format';
+import { formatDate, formatDuration, formatSize } from '../../lib/format';
 import { linkClick, navigate } from '../../lib/router';
 import { useAction, useAsync } from '../../lib/use-async';
 import { useRun } from '../../lib/use-run';
 import { RunAgain } from './run-again';
+import { AwaitingHumanPanel } from './awaiting-human';
+import { DataChecks } from './data-checks';
+import { LargeResult } from './large-result';
 import { FailureShot, TraceLink } from '../../components/run-debug';
 import { RunPanel } from '../editor/run-panel';
-import { LiveView } from '../studio/live-view';
+import { executionLivePath, LiveView } from '../studio/live-view';
 
 /** The task's editor; for a run that failed at an action, with that action highlighted. */
 const taskLink = (e: Execution) => `/tasks/${seg(e.taskId)}${e.result.error?.actionIndex === undefined ? '' : query({ execution: e.executionId })}`;
@@ -40,6 +43,9 @@ export function ExecutionDetail(props: { id: string }) {
   };
 
   const e = record.data;
+  // Downloads are files, not pictures: listed on their own, under the site's names.
+  const shots = (captures.data ?? []).filter((c) => c.type !== 'download');
+  const downloads = (captures.data ?? []).filter((c) => c.type === 'download');
   return (
     <section aria-labelledby="page-title">
       <header class="page-header">
@@ -65,6 +71,7 @@ export function ExecutionDetail(props: { id: string }) {
         <>
           <dl class="facts">
             <div><dt>Status</dt><dd><StatusBadge status={e.status} /></dd></div>
+            {e.outcome && <div><dt>Outcome</dt><dd><span class={`badge outcome-${e.outcome}`}>{e.outcome}</span></dd></div>}
             <div><dt>Trigger</dt><dd>{e.trigger}</dd></div>
             <div><dt>Started</dt><dd>{formatDate(e.startedAt)}</dd></div>
             <div><dt>Finished</dt><dd>{formatDate(e.finishedAt)}</dd></div>
@@ -73,21 +80,45 @@ export function ExecutionDetail(props: { id: string }) {
             {e.result.finalUrl && <div><dt>Final URL</dt><dd class="url">{e.result.finalUrl}</dd></div>}
             {e.result.title && <div><dt>Page title</dt><dd>{e.result.title}</dd></div>}
           </dl>
-          {(e.status === 'queued' || e.status === 'running') && <LiveView executionId={e.executionId} onEnd={() => { record.reload(); captures.reload(); }} />}
+          {e.status === 'running' && <AwaitingHumanPanel execution={e} onChange={() => record.reload()} />}
+          {(e.status === 'queued' || e.status === 'running') && <LiveView path={executionLivePath(e.executionId)} onEnd={() => { record.reload(); captures.reload(); }} />}
           {e.result.error && (
             <div class="error-box" role="alert">
               <strong>Error</strong>: {runErrorText(e.result.error)}
             </div>
           )}
           <FailureShot result={e.result} />
+          <DataChecks execution={e} />
           <h2>Result data</h2>
-          <ResultData data={e.result.data} filename={`execution-${e.executionId}`} idPrefix="exec-result" />
+          {e.resultStoredApart ? <LargeResult execution={e} />
+            : <ResultData data={e.result.data} filename={`execution-${e.executionId}`} idPrefix="exec-result" />}
           <h2>Logs</h2>
           <LogView lines={e.logs} label="Execution log" />
           <h2>Captures</h2>
           <ErrorBox error={captures.error} onRetry={captures.reload} />
           {captures.data && captures.data.length === 0 && <p class="empty">No captures.</p>}
-          {captures.data && captures.data.length > 0 && <CaptureGrid captures={captures.data} onDelete={(c) => void removeCapture(c)} />}
+          {captures.data && captures.data.length > 0 && (
+            <p><a class="btn ghost" href={`/api/executions/${seg(e.executionId)}/files.zip`} download>Download all files (ZIP)</a></p>
+          )}
+          {shots.length > 0 && <CaptureGrid captures={shots} onDelete={(c) => void removeCapture(c)} />}
+          {downloads.length > 0 && (
+            <>
+              <h3>Downloads</h3>
+              <ul class="version-list" aria-label="Files the run downloaded">
+                {downloads.map((d) => (
+                  <li key={d.name}>
+                    <div>
+                      <a href={d.url} download={d.fileName}><code>{d.fileName}</code></a>
+                      <span class="muted"> · {formatSize(d.size)} · {d.contentType}</span>
+                    </div>
+                    <div class="row-actions">
+                      <button type="button" class="btn ghost danger-text" aria-label={`Delete ${d.fileName}`} onClick={() => void removeCapture(d)}>Delete</button>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
         </>
       )}
     </section>

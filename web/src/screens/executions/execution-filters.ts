@@ -5,6 +5,9 @@ export interface ExecutionFilters {
   taskId: string;
   status: string;
   trigger: string;
+  outcome: string;
+  /** `true`, `false` or empty (any). */
+  changed: string;
   /** Whole days, `YYYY-MM-DD`, in the browser's time zone; both inclusive. */
   from: string;
   to: string;
@@ -14,7 +17,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export function filtersOf(params: URLSearchParams): ExecutionFilters {
   const day = (key: string) => (DAY.test(params.get(key) ?? '') ? params.get(key)! : '');
-  return { taskId: params.get('taskId') ?? '', status: params.get('status') ?? '', trigger: params.get('trigger') ?? '', from: day('from'), to: day('to') };
+  return { taskId: params.get('taskId') ?? '', status: params.get('status') ?? '', trigger: params.get('trigger') ?? '', outcome: params.get('outcome') ?? '', changed: ['true', 'false'].includes(params.get('changed') ?? '') ? params.get('changed')! : '', from: day('from'), to: day('to') };
 }
 
 /** The dashboard address of the list with these filters. */
@@ -29,6 +32,6 @@ function dayBound(day: string, end: boolean): string | undefined {
 
 /** The API's query parameters for the filters (shared by the list, the count and the export). */
 export function apiFilters(filters: ExecutionFilters): Record<string, string | undefined> {
-  const { taskId, status, trigger } = filters;
-  return { taskId, status, trigger, from: dayBound(filters.from, false), to: dayBound(filters.to, true) };
+  const { taskId, status, trigger, outcome, changed } = filters;
+  return { taskId, status, trigger, outcome: outcome || undefined, changed: changed || undefined, from: dayBound(filters.from, false), to: dayBound(filters.to, true) };
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { del, get, post, query, seg } from '../../api/client';
-import { EXECUTION_STATUSES, EXECUTION_TRIGGERS, type Execution, type TaskListEntry } from '../../api/types';
+import { EXECUTION_OUTCOMES, EXECUTION_STATUSES, EXECUTION_TRIGGERS, type Execution, type TaskListEntry } from '../../api/types';
 import { announce, confirmAction } from '../../components/dialogs';
 import { Button, Empty, ErrorBox, Loading, PageHeader, SelectField, TextField } from '../../components/ui';
 import { formatDate } from '../../lib/format';
@@ -62,6 +62,8 @@ export function ExecutionsScreen() {
       <form class="filters" aria-label="Filter executions" onSubmit={(e) => e.preventDefault()}>
         <SelectField label="Task" value={filters.taskId} onValue={change('taskId')} options={taskOptions} />
         <SelectField label="Status" value={filters.status} onValue={change('status')} options={choices('Any status', EXECUTION_STATUSES)} />
+        <SelectField label="Outcome" value={filters.outcome} onValue={change('outcome')} options={choices('Any outcome', EXECUTION_OUTCOMES)} />
+        <SelectField label="Changed" value={filters.changed} onValue={change('changed')} options={[['', 'Changed or not'], ['true', 'Changed'], ['false', 'Unchanged']]} />
         <SelectField label="Trigger" value={filters.trigger} onValue={change('trigger')} options={choices('Any trigger', EXECUTION_TRIGGERS)} />
         <TextField type="date" label="From" value={filters.from} onValue={change('from')} />
         <TextField type="date" label="To" value={filters.to} onValue={change('to')} />

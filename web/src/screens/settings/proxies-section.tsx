@@ -4,6 +4,7 @@ import type { Proxy, ProxySettings } from '../../api/types';
 import { announce, confirmAction } from '../../components/dialogs';
 import { Button, CheckField, ErrorBox, Field, Loading, SelectField, TextField } from '../../components/ui';
 import { useAction, useAsync } from '../../lib/use-async';
+import { ProxyBlocks } from './proxy-blocks';
 
 type ProxyForm = Omit<Proxy, 'id'> & { id?: string };
 const emptyForm = (): ProxyForm => ({ server: '', username: '', password: '', label: '' });
@@ -140,6 +141,7 @@ export function ProxiesSection() {
           </div>
           <CheckField label="Include the default proxy in rotation" checked={data.includeDefaultInRotation}
             onChecked={(on) => void write(() => post<ProxySettings>('/api/settings/proxies/rotation', { includeDefaultInRotation: on }), 'Rotation saved')} />
+          <ProxyBlocks />
         </>
       )}
     </section>

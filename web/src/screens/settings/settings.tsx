@@ -1,13 +1,16 @@
 import { PageHeader } from '../../components/ui';
 import { AiSection } from './ai-section';
 import { ApiKeySection } from './api-key-section';
+import { NamedKeysSection } from './named-keys-section';
 import { AppearanceSection } from './appearance-section';
+import { CapacitySection } from './capacity-section';
 import { CookiesSection } from './cookies-section';
 import { CredentialsSection } from './credentials-section';
 import { ProxiesSection } from './proxies-section';
+import { WebhooksSection } from './webhooks-section';
 
 const SECTIONS = [
-  ['appearance', 'Appearance'], ['api-key', 'API key'], ['ai', 'AI providers'], ['proxies', 'Proxies'], ['credentials', 'Output credentials'], ['cookies', 'Cookies'],
+  ['appearance', 'Appearance'], ['api-key', 'System API key'], ['keys', 'API keys'], ['ai', 'AI providers'], ['proxies', 'Proxies'], ['credentials', 'Output credentials'], ['webhooks', 'Webhooks'], ['cookies', 'Cookies'], ['capacity', 'Capacity'],
 ];
 
 export function SettingsScreen() {
@@ -19,10 +22,13 @@ export function SettingsScreen() {
       </nav>
       <AppearanceSection />
       <ApiKeySection />
+      <NamedKeysSection />
       <AiSection />
       <ProxiesSection />
       <CredentialsSection />
+      <WebhooksSection />
       <CookiesSection />
+      <CapacitySection />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Box, LiveStream } from './live-socket';
 import './studio.css';
 
@@ -19,6 +19,18 @@ interface LiveFrameProps {
 export function LiveFrame(props: LiveFrameProps) {
   const { stream } = props;
   const img = useRef<HTMLImageElement>(null);
+  // The frame's width as shown, kept in state: outlines are drawn once it is known and again when it changes (a
+  // still page sends no new frame to re-render them).
+  const [shownWidth, setShownWidth] = useState(0);
+  const hasFrame = stream.frame !== undefined;
+  useEffect(() => {
+    const el = img.current;
+    if (!el) return;
+    setShownWidth(el.clientWidth);
+    const watch = new ResizeObserver(() => setShownWidth(el.clientWidth));
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [hasFrame]);
   const scale = () => (stream.viewport && img.current ? img.current.clientWidth / stream.viewport.width : 1);
   const toPage = (event: MouseEvent): PagePoint => {
     const rect = img.current!.getBoundingClientRect();
@@ -29,7 +41,7 @@ export function LiveFrame(props: LiveFrameProps) {
     if (kind !== 'move') event.preventDefault();
     props.onPointer!(kind, toPage(event), event);
   });
-  const s = scale();
+  const s = stream.viewport && shownWidth ? shownWidth / stream.viewport.width : 1;
   const style = (box: Box) => ({ left: `${box.x * s}px`, top: `${box.y * s}px`, width: `${box.width * s}px`, height: `${box.height * s}px` });
   return (
     <div class="live-frame" data-frames={stream.frames} tabIndex={props.onKey ? 0 : undefined}
@@ -39,7 +51,7 @@ export function LiveFrame(props: LiveFrameProps) {
           onMouseMove={pointer('move')} onMouseDown={pointer('down')} onMouseUp={pointer('up')}
           onWheel={pointer('wheel') as never} onContextMenu={(e) => e.preventDefault()} />
         : <p class="muted live-waiting">{stream.closed ? 'No picture.' : 'Waiting for the first frame…'}</p>}
-      {stream.frame && props.boxes?.map((b, i) => <div key={i} class={`live-outline ${b.kind}`} style={style(b.box)} aria-hidden="true" />)}
+      {stream.frame && shownWidth > 0 && props.boxes?.map((b, i) => <div key={i} class={`live-outline ${b.kind}`} style={style(b.box)} aria-hidden="true" />)}
     </div>
   );
 }

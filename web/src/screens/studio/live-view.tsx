@@ -4,15 +4,19 @@ import type { Box, LiveMessage } from './live-socket';
 import { useLiveSocket } from './live-socket';
 import { LiveFrame } from './live-frame';
 
+/** The live WebSocket of an execution. */
+export const executionLivePath = (executionId: string) => `/api/executions/${seg(executionId)}/live`;
+
 /**
- * The live view of a queued or running execution: its page as the run drives it (headless included), the action
- * it is at, and that action's element outlined. `onEnd` is told once the run ended.
+ * The live view of a queued or running execution, or of a run to here: its page as the run drives it (headless
+ * included), the action it is at, and that action's element outlined. `path` is its WebSocket; `onEnd` is told
+ * once the run ended.
  */
-export function LiveView(props: { executionId: string; onEnd?: (status: string) => void }) {
+export function LiveView(props: { path: string; onEnd?: (status: string) => void }) {
   const [action, setAction] = useState<{ index: number; label: string; selector?: string } | undefined>();
   const [outline, setOutline] = useState<{ index: number; box: Box } | undefined>();
   const [note, setNote] = useState<string | undefined>();
-  const { stream } = useLiveSocket(`/api/executions/${seg(props.executionId)}/live`, (message: LiveMessage) => {
+  const { stream } = useLiveSocket(props.path, (message: LiveMessage) => {
     if (message.type === 'action') {
       const m = message as Extract<LiveMessage, { type: 'action'; label: string }>;
       setAction({ index: m.index, label: m.label, selector: m.selector });

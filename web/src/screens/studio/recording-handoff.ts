@@ -7,6 +7,8 @@ export interface Handoff {
   url: string;
   actions: Action[];
   variables: Record<string, string>;
+  /** The studio session it was recorded in, left open: the editor stores its elements' fingerprints once saved. */
+  sessionId?: string;
 }
 
 const KEY = 'taskloom.recording';
@@ -18,17 +20,19 @@ export function handOff(recording: Handoff): void {
 /**
  * The recording waiting for this editor (`taskId` undefined: a new task), taken once, applied to `draft`: its
  * actions replace the draft's, its variables are added (empty values kept as they are: the person fills them in).
+ * With it, the studio session it came from.
  */
-export function takeRecording(taskId: string | undefined, draft: Task): Task | undefined {
+export function takeRecording(taskId: string | undefined, draft: Task): { task: Task; sessionId?: string } | undefined {
   const raw = sessionStorage.getItem(KEY);
   if (!raw) return undefined;
   const recording = JSON.parse(raw) as Handoff;
   if (recording.taskId !== taskId) return undefined;
   sessionStorage.removeItem(KEY);
-  return {
+  const task = {
     ...draft,
     ...(taskId ? {} : { name: draft.name || 'Recorded task', url: recording.url }),
     actions: recording.actions.map((action) => ({ ...action, id: crypto.randomUUID() })),
     variables: { ...recording.variables, ...(draft.variables ?? {}) },
   };
+  return { task, ...(recording.sessionId ? { sessionId: recording.sessionId } : {}) };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, post, seg } from '../../api/client';
 import type { Action } from '../../api/types';
 import { Button, ErrorBox } from '../../components/ui';
@@ -22,7 +22,9 @@ function describe(action: Action): string {
   if (action.type === 'navigate') return `navigate to ${action.value}`;
   if (action.type === 'press') return `press ${action.key}${action.selector ? ` on ${action.selector}` : ''}`;
   if (action.type === 'type') return `type "${action.value}" into ${action.selector}`;
-  if (action.type === 'javascript') return 'choose an option (script)';
+  if (action.type === 'select') return `choose "${action.value}" in ${action.selector}`;
+  if (action.type === 'wait_selector') return `wait for ${action.selector} to appear`;
+  if (action.type === 'scroll') return `scroll ${action.value} px`;
   return `${action.type} ${action.selector ?? ''}`;
 }
 
@@ -52,10 +54,12 @@ export default function StudioScreen() {
     else if (m.type === 'hover') setHover(m.box ?? undefined);
     else if (m.type === 'picked') setPicked(m.candidates ? (m as Picked) : undefined);
     else if (m.type === 'select') setSelect(m as SelectPrompt);
-    else if (m.type === 'recorded') setSteps((all) => { const next = [...all]; next[m.index] = m.step; return next; });
+    else if (m.type === 'recorded') setSteps((all) => { const next = [...all]; next[m.index] = m.step; return typeof m.count === 'number' ? next.slice(0, m.count) : next; });
     else if (m.type === 'error') setProblem(m.message);
   });
-  useEffect(() => () => { if (session) void del(`/api/studio/sessions/${seg(session)}`).catch(() => undefined); }, [session]);
+  // Handed to the editor, the session stays open: the editor closes it once the task is saved (fingerprints, healing).
+  const handedOff = useRef(false);
+  useEffect(() => () => { if (session && !handedOff.current) void del(`/api/studio/sessions/${seg(session)}`).catch(() => undefined); }, [session]);
 
   const open = async () => {
     const answer = await opening.run(() => post<{ sessionId: string; url: string }>('/api/studio/sessions', { url }));
@@ -72,16 +76,12 @@ export default function StudioScreen() {
   };
   const chooseSelector = (index: number, selector: string) => setSteps((all) => all.map((step, i) => {
     if (i !== index) return step;
-    const current = step.selected ?? step.candidates[0]?.selector ?? '';
-    // A select's action is a script naming its selector (as a JSON string): swap it there.
-    const action = step.action.type === 'javascript'
-      ? { ...step.action, value: String(step.action.value).split(JSON.stringify(current)).join(JSON.stringify(selector)) }
-      : { ...step.action, selector };
-    return { ...step, action, selected: selector };
+    return { ...step, action: { ...step.action, selector }, selected: selector };
   }));
   const toEditor = () => {
     const variables = Object.fromEntries(steps.filter((s) => s.variable).map((s) => [s.variable!, '']));
-    handOff({ taskId, url: address || url, actions: steps.map((s) => s.action), variables });
+    handOff({ taskId, url: address || url, actions: steps.map((s) => s.action), variables, ...(session ? { sessionId: session } : {}) });
+    handedOff.current = true;
     navigate(taskId ? `/tasks/${seg(taskId)}` : '/tasks/new');
   };
   const onKey = (event: KeyboardEvent) => send({
@@ -116,7 +116,11 @@ export default function StudioScreen() {
           <LiveFrame stream={stream} label="The studio page" boxes={boxes} onKey={onKey}
             onPointer={(kind, point, event) => {
               if (kind === 'wheel') send({ type: 'mouse', action: 'wheel', ...point, deltaX: (event as WheelEvent).deltaX, deltaY: (event as WheelEvent).deltaY });
-              else send({ type: 'mouse', action: kind, ...point });
+              else {
+                // A right button stays right; the second press of a double click says so (the page then sees dblclick).
+                const { button, detail } = event as MouseEvent;
+                send({ type: 'mouse', action: kind, ...point, ...(button === 2 ? { button: 'right' } : {}), ...(detail > 1 && kind !== 'move' ? { clickCount: Math.min(detail, 3) } : {}) });
+              }
               if (kind === 'down') (event.currentTarget as HTMLElement | null)?.parentElement?.focus({ preventScroll: true });
             }} />
           {select && (
