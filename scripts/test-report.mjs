@@ -20,7 +20,13 @@ export function printResult(r) {
   process.stdout.write(`\n${mark} ${label(r)}: ${secs(r.wall)}, CPU ${secs(r.cpu)} [${r.lane} lane]\n${r.output.trimEnd()}\n`);
 }
 
-export function printSummary(results, wall) {
+/** The names of the tests a file's output marks failed (node's spec reporter: `✖ name (time)`), at most `max`. */
+function failedTests(output, max = 8) {
+  const names = [...output.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm)].map((m) => m[1]);
+  return [...new Set(names)].filter((n) => n !== 'failing tests:').slice(0, max);
+}
+
+export function printSummary(results, wall, retried = []) {
   const total = {};
   for (const r of results) for (const [name, n] of Object.entries(r.counts)) total[name] = (total[name] ?? 0) + n;
   const failed = results.filter((r) => r.status !== 0);
@@ -31,9 +37,16 @@ export function printSummary(results, wall) {
   for (const r of [...results].sort((a, b) => b.wall - a.wall).slice(0, 10)) {
     console.log(`#   ${secs(r.wall).padStart(8)}  CPU ${secs(r.cpu).padStart(7)}  ${label(r)}`);
   }
+  for (const { first, second } of retried) {
+    console.log(`# ${second.status === 0 ? 'flaky (failed, then passed alone)' : 'failed twice'}: ${label(first)}`);
+    for (const name of failedTests(first.output)) console.log(`#     first try: ✖ ${name}`);
+  }
   if (failed.length > 0) {
     console.log(`# ${failed.length} files failed:`);
-    for (const r of failed) console.log(`#   ${label(r)} (exit ${r.status})`);
+    for (const r of failed) {
+      console.log(`#   ${label(r)} (exit ${r.status})`);
+      for (const name of failedTests(r.output)) console.log(`#     ✖ ${name}`);
+    }
   }
 }
 

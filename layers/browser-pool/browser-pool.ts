@@ -68,7 +68,9 @@ export interface BrowserPoolOptions {
 
 export type { BrowserPool, ContextLimits, ContextOutcome, PoolContextOptions } from '../../kernel/contracts/browser-pool.js';
 
-const COOKIE_READ_MS = 2000;
+/** How long a kept-cookies run's cookies may take to read at its end (the browser answers, not the page: a hung script does not hold it; a loaded machine can). */
+const COOKIE_READ_MS = 10_000;
+const COOKIES_NOT_READ = Symbol('cookies not read');
 const CLOSE_TIMED_OUT = Symbol('close timed out');
 
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
@@ -158,7 +160,12 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 
   /** Reads the context's cookies and resolves once they are read; `saved` settles once they are merged into the jar. */
   async function readCookies(context: ContextHandle, loaded: BrowserCookie[]): Promise<{ saved: Promise<void> }> {
-    const final = await settleWithin(context.cookies(), COOKIE_READ_MS, undefined, () => undefined);
+    const read = await settleWithin(context.cookies(), COOKIE_READ_MS, COOKIES_NOT_READ, (error: unknown) => {
+      logger.warn({ err: error }, 'reading the run\'s cookies failed; they are not kept');
+      return undefined;
+    });
+    if (read === COOKIES_NOT_READ) logger.warn({ waitedMs: COOKIE_READ_MS }, 'the run\'s cookies were not read in time; they are not kept');
+    const final = read === COOKIES_NOT_READ ? undefined : read;
     const saved = final ? cookieJar.merge(loaded, final).catch((error: unknown) => logger.warn({ err: error }, 'saving cookies failed')) : undefined;
     return { saved: saved ?? Promise.resolve() };
   }

@@ -122,8 +122,19 @@ export const HOST_WORDS: ReadonlySet<string> = new Set([
   'command', 'commands', 'bundle', 'executable',
 ]);
 
-/** Parameters holding the caller's own values (script arguments, header names): their keys are not parameter names. */
-export const FREE_FORM: ReadonlySet<string> = new Set(['value', 'values', 'headers', 'memoryDumpConfig', 'additionalParameters']);
+/**
+ * Parameters holding the caller's own values (script arguments, header names, a virtual wallet's answer to the
+ * page, a page tool's input): their keys are not parameter names.
+ */
+export const FREE_FORM: ReadonlySet<string> = new Set(['value', 'values', 'headers', 'memoryDumpConfig', 'additionalParameters', 'response', 'input']);
+
+/**
+ * Methods listed above that newer versions of the protocol dropped: an older Chromium (a remote grid's, say)
+ * still serves them, so they stay listed.
+ */
+export const DROPPED_FROM_PROTOCOL: ReadonlySet<string> = new Set([
+  'Network.continueInterceptedRequest', 'Network.setRequestInterception', 'Storage.getAffectedUrlsForThirdPartyCookieMetadata',
+]);
 
 /** `downloadPath` → `download path`; `baseURL` → `base url`. */
 export function nameWords(name: string): string[] {

@@ -177,7 +177,8 @@ for (const [engine, makeDriver] of engines) {
     it('after a while without runs they are closed (the browser shrinks back), and the next run\'s end makes them again', async () => {
       const own: Watched = { calls: 0, made: [], closed: 0 };
       const idle = createBrowserPool({
-        driver: watching(makeDriver(), own), config: { browserExecutablePath: found.path }, logger: silentLogger, warmContexts: 2, warmIdleMs: 4000, // longer than making two contexts takes on a loaded machine
+        driver: watching(makeDriver(), own), config: { browserExecutablePath: found.path }, logger: silentLogger, warmContexts: 2,
+        warmIdleMs: 10_000, // longer than making two contexts takes on a loaded machine (4 s was not, once, in CI)
       });
       try {
         /** Resolves to how many contexts had been asked of the engine when the run got its own. */
@@ -194,6 +195,8 @@ for (const [engine, makeDriver] of engines) {
         await waitFor(() => own.made.length === 3, 30_000, 'two warm contexts made');
         const pid = idle.browserPid()!;
         const withWarm = liveGroupMembers(pid).length;
+        // Counted while both were open: otherwise the shrink below has nothing to be measured against.
+        assert.equal(own.closed, 1, 'the warm contexts were closed before their processes could be counted (a pause longer than the idle time)');
         await waitFor(() => idle.warmContexts!() === 0 && own.closed === 3, 30_000, 'the warm contexts to be closed');
         await waitFor(() => liveGroupMembers(pid).length <= withWarm - 2, 30_000, 'their renderer processes to end');
         const calls = own.calls;

@@ -18,7 +18,7 @@ export async function installedPuppeteerChromium(settings?: PuppeteerSettings): 
   if (known && !known.executablePath && known.cacheDirectory && !holdsChrome(known.cacheDirectory)) return undefined;
   try {
     const { default: puppeteer } = await import('puppeteer');
-    const candidate = puppeteer.executablePath();
+    const candidate = await puppeteer.executablePath(); // a promise since Puppeteer 25
     return candidate && existsSync(candidate) ? candidate : undefined;
   } catch {
     return undefined;

@@ -6,6 +6,7 @@ import { pageScript, timed } from '../shared/page-helpers.js';
 import { pageDevtools } from '../shared/page-devtools.js';
 import { countNavigations, loadedFrame, notAFrame, optionError, optionIndex, timeLeft, until } from '../shared/page-extras.js';
 import type { ContextDownloads } from './puppeteer-downloads.js';
+import { dragInFrame } from './puppeteer-frame-drag.js';
 import { pressChord, puppeteerSelector } from './puppeteer-keys.js';
 
 /** Where a context keeps what its pages upload: the browser reads a file only when the page does, so it stays until the context closes. */
@@ -148,7 +149,10 @@ function wrapDocument(
         locator(selector, timeoutMs).click(how === 'double' ? { count: 2 } : { button: 'right' })),
     dragAndDrop: (selector, target, timeoutMs) =>
       timed(`selector "${selector}" to drag onto "${target}"`, timeoutMs, () => withVisible(selector, timeoutMs, (source) =>
-        withVisible(target, timeoutMs, (onto) => onto.drop(source)))),
+        withVisible(target, timeoutMs, async (onto) => {
+          if (inFrame && await dragInFrame(source, onto)) return;
+          await onto.drop(source);
+        }))),
   };
 }
 
