@@ -94,10 +94,31 @@ describe('dashboard: users and invitations', { skip }, () => {
     await vic.getByRole('row', { name: /Read me/ }).waitFor();
     assert.equal(await vic.getByRole('button', { name: 'New task' }).count(), 0);
 
+    // Settings: what only an admin reads is left out, what only an admin changes is read only, and nothing the
+    // page asks for is refused.
+    const refused: string[] = [];
+    vic.on('response', (r) => { if (r.status() >= 400) refused.push(`${r.request().method()} ${new URL(r.url()).pathname} ${r.status()}`); });
+    await vic.getByRole('link', { name: 'Settings', exact: true }).click();
+    await vic.getByText(/Signed in as a viewer/).waitFor();
+    await vic.getByRole('heading', { name: 'Proxies' }).waitFor();
+    for (const name of ['System API key', 'API keys', 'AI providers']) {
+      assert.equal(await vic.getByRole('heading', { name, exact: true }).count(), 0, `a viewer sees no ${name}`);
+    }
+    for (const name of ['Proxies', 'Webhooks', 'Appearance']) {
+      assert.equal(await vic.getByRole('group', { name: `${name} (read only)` }).count(), 1, `${name} is read only for a viewer`);
+    }
+    await vic.waitForLoadState('networkidle');
+    assert.equal(await vic.getByRole('alert').count(), 0, 'no section shows an error');
+    assert.deepEqual(refused, []);
+
     await admin.getByLabel('Role of Vic Viewer').selectOption('editor');
     await admin.getByText('Vic Viewer is now editor').waitFor({ state: 'attached' });
     const me = await vic.evaluate(() => fetch('/api/auth/me').then((r) => r.json()));
     assert.equal(me.user.role, 'editor', 'the live session has the new role');
+    await vic.reload();
+    await vic.getByText(/Signed in as an editor/).waitFor();
+    assert.equal(await vic.getByRole('group', { name: 'Webhooks (read only)' }).count(), 0, 'an editor changes webhooks');
+    assert.equal(await vic.getByRole('group', { name: 'Proxies (read only)' }).count(), 1, 'proxies stay an admin\'s');
     await vic.context().close();
   });
 

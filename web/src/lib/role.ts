@@ -15,3 +15,6 @@ export const canChange = (): boolean => current !== 'viewer';
 
 /** True for an admin: users and invitations, settings. */
 export const isAdmin = (): boolean => current === 'admin';
+
+/** The signed-in user's role (admin when there is no user: the first admin, AUTH_DISABLED). */
+export const currentRole = (): Role => current;
