@@ -38,8 +38,9 @@ console.log(`# ${jobs.length} test files: ${lanes.map((l) => `${l.name} lane ${l
 const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'taskloom-run-tests-'));
 process.on('exit', () => rmSync(tmpDir, { recursive: true, force: true }));
 const started = Date.now();
+const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
 const results = await runLanes(lanes, {
-  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+  env,
   tmpDir,
   onDone: printResult,
 });
@@ -53,7 +54,7 @@ if (failedFirst.length > 0 && failedFirst.length <= retryMax) {
   console.log(`\n# running ${failedFirst.length} failed file(s) again, one at a time`);
   for (const first of failedFirst) {
     const [second] = await runLanes([{ name: 'retry', concurrency: 1, jobs: [{ file: first.file, node: first.node, version: first.version }] }], {
-      env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }, tmpDir, onDone: printResult,
+      env, tmpDir, onDone: printResult,
     });
     retried.push({ first, second });
     results[results.indexOf(first)] = second;
